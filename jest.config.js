@@ -1,0 +1,48 @@
+// Three suites: unit tests beside the code, integration tests against the machine's real
+// PostgreSQL and Redis, and end-to-end tests that start the apps as processes.
+const { compilerOptions } = require('./tsconfig.base.json');
+
+const moduleNameMapper = Object.fromEntries(
+  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, `<rootDir>/${target}`]),
+);
+
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+      target: 'es2022',
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
+const common = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': swc },
+  moduleNameMapper,
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/.data/'],
+};
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.integration-spec.ts'],
+      globalSetup: '<rootDir>/libs/testing/src/global-setup.js',
+      globalTeardown: '<rootDir>/libs/testing/src/global-teardown.js',
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/apps/platform-e2e/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/libs/testing/src/global-setup.js',
+      globalTeardown: '<rootDir>/libs/testing/src/global-teardown.js',
+    },
+  ],
+};

@@ -1,0 +1,3 @@
+export * from './errors';
+export * from './accounts.service';
+export * from './catalog.service';

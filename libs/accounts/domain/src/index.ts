@@ -1,0 +1,3 @@
+export * from './setting-error';
+export * from './application-settings';
+export * from './company-settings';

@@ -1,0 +1,34 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** Public key ids look like `mpk_…`, so a leaked one is easy to grep for. */
+const KEY_PREFIX = 'mpk_';
+const SECRET_BYTES = 32;
+
+export interface GeneratedApiKey {
+  key: string;
+  /** Shown once, to whoever created the key; only its hash is kept. */
+  secret: string;
+  secretHash: Buffer;
+}
+
+export function generateApiKey(pepper: string): GeneratedApiKey {
+  const key = KEY_PREFIX + randomBytes(16).toString('base64url');
+  const secret = randomBytes(SECRET_BYTES).toString('base64url');
+  return { key, secret, secretHash: hashApiSecret(secret, pepper) };
+}
+
+/** HMAC-SHA-256 with the server pepper: quick enough per request, useless without the pepper. */
+export function hashApiSecret(secret: string, pepper: string): Buffer {
+  return createHmac('sha256', pepper).update(secret, 'utf8').digest();
+}
+
+/** Constant-time comparison of a presented secret with the stored hash. */
+export function apiSecretMatches(secret: string, storedHash: Buffer, pepper: string): boolean {
+  const presented = hashApiSecret(secret, pepper);
+  return presented.length === storedHash.length && timingSafeEqual(presented, storedHash);
+}
+
+/** A Standard Webhooks signing secret: `whsec_` and the base64 of 32 random bytes. */
+export function generateWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}

@@ -1,0 +1,3 @@
+export * from './api-credentials';
+export * from './presented-credentials';
+export * from './access-token';

@@ -1,0 +1,54 @@
+import { IsIn, IsString, Matches, MinLength, ValidateBy, ValidationOptions } from 'class-validator';
+import { localStackDatabaseUrl } from './local-stack';
+
+export const NODE_ENVS = ['development', 'test', 'production'] as const;
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Development-only secrets: fine on a laptop, refused when NODE_ENV=production. */
+export const DEV_SECRETS = {
+  API_KEY_PEPPER: 'dev-only-api-key-pepper-change-me-0000000000',
+  JWT_SECRET: 'dev-only-jwt-secret-change-me-000000000000000',
+} as const;
+
+const devSecretValues: readonly string[] = Object.values(DEV_SECRETS);
+
+/** A secret with a development default must be given a private value when NODE_ENV=production. */
+export function PrivateInProduction(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'privateInProduction',
+      validator: {
+        validate: (value, args) =>
+          (args?.object as { NODE_ENV?: string }).NODE_ENV !== 'production' || !devSecretValues.includes(String(value)),
+        defaultMessage: () => 'must be set to a private value when NODE_ENV=production',
+      },
+    },
+    options,
+  );
+}
+
+/** Variables every process of the platform reads: where the data lives and how it logs. */
+export class CommonEnv {
+  @IsIn(NODE_ENVS)
+  NODE_ENV: (typeof NODE_ENVS)[number] = 'development';
+
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
+
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// URL' })
+  DATABASE_URL: string = localStackDatabaseUrl() ?? 'postgres://postgres@127.0.0.1:5432/messaging';
+
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// URL' })
+  REDIS_URL = 'redis://127.0.0.1:6379';
+
+  /** Host the app's HTTP server (API or health) binds to. */
+  @IsString()
+  HOST = '127.0.0.1';
+}
+
+/** Secrets used to check API credentials; shared by the gateway and the admin tool. */
+export class CredentialEnv extends CommonEnv {
+  @MinLength(32)
+  @PrivateInProduction()
+  API_KEY_PEPPER: string = DEV_SECRETS.API_KEY_PEPPER;
+}

@@ -1,0 +1,89 @@
+import { formatMoney, Money, parseMoney } from '@mp/billing-domain';
+import { DataSource, EntityManager } from 'typeorm';
+import type { LedgerKind } from '../entities';
+
+export class InsufficientBalanceError extends Error {
+  constructor(readonly balance: Money) {
+    super('Insufficient balance');
+    this.name = 'InsufficientBalanceError';
+  }
+}
+
+export class UnknownCompanyError extends Error {
+  constructor(readonly companyId: string) {
+    super(`No company ${companyId}`);
+    this.name = 'UnknownCompanyError';
+  }
+}
+
+/** A ledger entry with this kind and reference was already written: the operation happened. */
+export class AlreadyAppliedError extends Error {
+  constructor(readonly reference: string) {
+    super(`Ledger entry for ${reference} already exists`);
+    this.name = 'AlreadyAppliedError';
+  }
+}
+
+export interface LedgerMovement {
+  companyId: string;
+  kind: LedgerKind;
+  /** Signed: positive credits, negative debits. */
+  amount: Money;
+  /** Makes the movement happen once per company and kind. */
+  reference?: string;
+  description?: string;
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * Balances change only here, and only together with their ledger entry, in one statement:
+ * the balance never goes below zero and never moves without a record of why.
+ */
+export class LedgerRepository {
+  constructor(private readonly db: DataSource) {}
+
+  async openBalance(manager: EntityManager, companyId: string): Promise<void> {
+    await manager.query(`INSERT INTO balances (company_id, balance) VALUES ($1, 0)`, [companyId]);
+  }
+
+  /** Moves the balance and appends the entry; returns the balance after the movement. */
+  async apply(movement: LedgerMovement, manager: EntityManager = this.db.manager): Promise<Money> {
+    let rows: { balance_after: string }[];
+    try {
+      rows = await manager.query(
+        `WITH moved AS (
+           UPDATE balances SET balance = balance + $2::numeric, updated_at = now()
+           WHERE company_id = $1 AND balance + $2::numeric >= 0
+           RETURNING balance)
+         INSERT INTO ledger_entries (company_id, kind, amount, balance_after, reference, description)
+         SELECT $1, $3, $2::numeric, balance, $4, $5 FROM moved
+         RETURNING balance_after`,
+        [movement.companyId, formatMoney(movement.amount), movement.kind, movement.reference ?? null, movement.description ?? null],
+      );
+    } catch (error) {
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION && movement.reference) {
+        throw new AlreadyAppliedError(movement.reference);
+      }
+      throw error;
+    }
+    if (rows.length === 1) return parseMoney(rows[0].balance_after);
+    const balance = await this.findBalance(movement.companyId, manager);
+    if (balance === null) throw new UnknownCompanyError(movement.companyId);
+    throw new InsufficientBalanceError(balance);
+  }
+
+  async findBalance(companyId: string, manager: EntityManager = this.db.manager): Promise<Money | null> {
+    const rows: { balance: string }[] = await manager.query(`SELECT balance FROM balances WHERE company_id = $1`, [companyId]);
+    return rows.length === 1 ? parseMoney(rows[0].balance) : null;
+  }
+
+  /** The balance and the currency it is in, for GET /balance. */
+  async findBalanceWithCurrency(companyId: string): Promise<{ balance: Money; currency: string } | null> {
+    const rows: { balance: string; currency: string }[] = await this.db.query(
+      `SELECT b.balance, c.currency FROM balances b JOIN companies c ON c.id = b.company_id WHERE b.company_id = $1`,
+      [companyId],
+    );
+    return rows.length === 1 ? { balance: parseMoney(rows[0].balance), currency: rows[0].currency } : null;
+  }
+}

@@ -1,0 +1,18 @@
+import type { PriceRule } from '@mp/billing-domain';
+import { DataSource } from 'typeorm';
+import { PriceEntity } from '../entities';
+
+export class PriceRepository {
+  constructor(private readonly db: DataSource) {}
+
+  /** Sets the price of a prefix and route, replacing any earlier one. */
+  async upsert(rule: PriceRule): Promise<PriceRule> {
+    await this.db.getRepository(PriceEntity).upsert(rule, ['prefix', 'route']);
+    return rule;
+  }
+
+  async list(): Promise<PriceRule[]> {
+    const rows = await this.db.getRepository(PriceEntity).find({ order: { prefix: 'ASC', route: 'ASC' } });
+    return rows.map(({ prefix, route, price }) => ({ prefix, route, price }));
+  }
+}

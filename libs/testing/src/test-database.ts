@@ -1,0 +1,12 @@
+import { createDataSource, runMigrations } from '@mp/persistence';
+import type { DataSource } from 'typeorm';
+
+/** The run's database (made by global-setup), migrated; close it in afterAll. */
+export async function openTestDataSource(applicationName = 'test'): Promise<DataSource> {
+  const url = process.env['DATABASE_URL'];
+  if (!url || !process.env['MP_TEST_RUN']) throw new Error('openTestDataSource needs the integration global setup');
+  const dataSource = createDataSource({ url, applicationName, poolSize: 20 });
+  await dataSource.initialize();
+  await runMigrations(dataSource);
+  return dataSource;
+}
