@@ -19,10 +19,20 @@ const swc = [
   },
 ];
 
+// NestJS 12 ships ES modules only. Node 20 loads them with require(esm), but Jest's module
+// system does not before Node 24.9, so Jest compiles those packages to CommonJS with swc.
+const ESM_ONLY_PACKAGES = ['@nestjs', 'file-type', 'strtok3', 'token-types', '@tokenizer', 'uint8array-extras', '@borewit'];
+
+const swcEsm = [
+  '@swc/jest',
+  { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } },
+];
+
 const common = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': swc },
+  transform: { '^.+\\.ts$': swc, '/node_modules/.+\\.m?js$': swcEsm },
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY_PACKAGES.join('|')})/)`],
   moduleNameMapper,
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/.data/'],
 };

@@ -46,8 +46,14 @@ export class CommonEnv {
   HOST = '127.0.0.1';
 }
 
+/** Where the queues live in Redis: every key starts with this prefix. */
+export class QueueEnv extends CommonEnv {
+  @Matches(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'must be 1 to 64 letters, digits, _ . or -' })
+  QUEUE_PREFIX = 'mp';
+}
+
 /** Secrets used to check API credentials; shared by the gateway and the admin tool. */
-export class CredentialEnv extends CommonEnv {
+export class CredentialEnv extends QueueEnv {
   @MinLength(32)
   @PrivateInProduction()
   API_KEY_PEPPER: string = DEV_SECRETS.API_KEY_PEPPER;

@@ -2,3 +2,4 @@ export * from './entities';
 export * from './migrations';
 export * from './data-source';
 export * from './repositories';
+export * from './database.module';

@@ -1,0 +1,30 @@
+import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
+import { ReadinessChecks } from './readiness.checks';
+
+/** Kubernetes-style probes: live = the process answers; ready = its dependencies answer too. */
+@ApiTags('health')
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    @Inject(ReadinessChecks) private readonly checks: ReadinessChecks,
+  ) {}
+
+  @Get('live')
+  @ApiOperation({ summary: 'Liveness: the process is up and serving HTTP' })
+  @ApiOkResponse({ schema: { example: { status: 'ok' } } })
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @HealthCheck()
+  @ApiOperation({ summary: 'Readiness: PostgreSQL and Redis (and this app’s queue workers) answer' })
+  @ApiOkResponse({ schema: { example: { status: 'ok', info: { postgres: { status: 'up' }, redis: { status: 'up' } } } } })
+  @ApiServiceUnavailableResponse({ description: 'A dependency is down; the body says which' })
+  ready() {
+    return this.health.check(this.checks.all());
+  }
+}

@@ -1,0 +1,51 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { CommonEnv } from '@mp/config';
+import { createRedisConnection, QueueWorkerHost } from '@mp/queue-runtime';
+import { HealthIndicatorService, type HealthIndicatorFunction } from '@nestjs/terminus';
+import type Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+
+const TIMEOUT_MS = 2_000;
+
+/** The checks behind /health/ready: PostgreSQL, Redis, and the app's queue workers. */
+@Injectable()
+export class ReadinessChecks implements OnApplicationShutdown {
+  private readonly redis: Redis;
+
+  constructor(
+    private readonly indicators: HealthIndicatorService,
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(QueueWorkerHost) private readonly workers: QueueWorkerHost,
+    config: CommonEnv,
+  ) {
+    this.redis = createRedisConnection(config.REDIS_URL, 'producer', 'health');
+    this.redis.on('error', () => undefined); // reported by the check, not as an unhandled event
+  }
+
+  all(): HealthIndicatorFunction[] {
+    return [
+      () =>
+        this.indicators
+          .check('postgres')
+          .attempt(async () => {
+            await this.dataSource.query('SELECT 1');
+          })
+          .withTimeout(TIMEOUT_MS),
+      () =>
+        this.indicators
+          .check('redis')
+          .attempt(async () => {
+            await this.redis.ping();
+          })
+          .withTimeout(TIMEOUT_MS),
+      () => {
+        const queues = this.indicators.check('queues');
+        return this.workers.isRunning() ? queues.up() : queues.down({ message: 'queue workers are not running' });
+      },
+    ];
+  }
+
+  onApplicationShutdown(): void {
+    this.redis.disconnect();
+  }
+}

@@ -1,0 +1,16 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpStatus, Logger } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { toErrorReply } from './error-body';
+
+/** Every error leaves as `{ error, ... }`; unexpected ones are logged with their stack. */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ApiExceptionFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const { status, body, headers } = toErrorReply(exception);
+    if (status >= HttpStatus.INTERNAL_SERVER_ERROR) this.logger.error({ msg: 'unhandled error', err: exception });
+    void reply.status(status).headers(headers).send(body);
+  }
+}

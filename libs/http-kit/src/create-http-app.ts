@@ -1,0 +1,60 @@
+import type { DynamicModule, Type } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { PinoNestLogger, runWithLogContext, type Logger } from '@mp/observability';
+import { ApiExceptionFilter } from './api-exception.filter';
+import { requestIdFrom, stripVersionPrefix } from './request-id';
+import { apiValidationPipe } from './validation';
+
+export interface HttpAppOptions {
+  logger: Logger;
+  /** Largest request body accepted; larger ones get 413. */
+  bodyLimitBytes?: number;
+  /** Serve every route under /v1/ as well (the public API does; health servers need not). */
+  versionAlias?: boolean;
+}
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * A NestJS app on Fastify with the platform's HTTP conventions: JSON logs with a request id on
+ * every line (X-Request-Id in and out), `{ error }` failure bodies, validated DTOs, graceful
+ * shutdown on SIGTERM/SIGINT.
+ */
+export async function createHttpApp(
+  module: Type<unknown> | DynamicModule,
+  { logger, bodyLimitBytes = DEFAULT_BODY_LIMIT, versionAlias = false }: HttpAppOptions,
+): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    logger: false,
+    bodyLimit: bodyLimitBytes,
+    genReqId: (request: IncomingMessage) => requestIdFrom(request.headers['x-request-id']),
+    ...(versionAlias ? { rewriteUrl: (request: IncomingMessage) => stripVersionPrefix(request.url ?? '/') } : {}),
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+  });
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    runWithLogContext({ requestId: request.id }, done);
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const level = reply.statusCode >= 500 ? 'error' : 'info';
+    logger[level]({
+      msg: 'request completed',
+      requestId: request.id,
+      method: request.method,
+      url: request.url,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+    });
+    done();
+  });
+  app.useGlobalPipes(apiValidationPipe());
+  app.useGlobalFilters(new ApiExceptionFilter());
+  app.enableShutdownHooks();
+  return app;
+}

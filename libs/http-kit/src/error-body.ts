@@ -1,0 +1,52 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+import { ApiError } from './api-error';
+
+export interface ErrorReply {
+  status: number;
+  body: { error: string } & Record<string, unknown>;
+  headers: Record<string, string>;
+}
+
+const FASTIFY_ERRORS: Record<string, (error: { message: string }) => string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: () => 'Malformed JSON body',
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => 'Malformed JSON body: the body is empty',
+  FST_ERR_CTP_BODY_TOO_LARGE: () => 'Request body is too large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => 'Unsupported Content-Type: send application/json',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => 'Content-Length does not match the body',
+};
+
+/**
+ * Maps anything thrown while serving a request to the interface's failure shape: `{ error }`
+ * plus the documented fields, never `status: "success"`, and never a 500 for the caller's input.
+ */
+export function toErrorReply(exception: unknown): ErrorReply {
+  if (exception instanceof ApiError) {
+    return { status: exception.getStatus(), body: { error: exception.error, ...exception.fields }, headers: exception.headers };
+  }
+  if (exception instanceof HttpException) {
+    return { status: exception.getStatus(), body: { error: messageOf(exception) }, headers: {} };
+  }
+  const fastify = exception as { code?: string; statusCode?: number; message?: string } | undefined;
+  if (fastify?.code && fastify.code.startsWith('FST_') && typeof fastify.statusCode === 'number' && fastify.statusCode < 500) {
+    const describe = FASTIFY_ERRORS[fastify.code];
+    const error = describe ? describe({ message: fastify.message ?? '' }) : (fastify.message ?? 'Bad request');
+    return { status: fastify.statusCode, body: { error }, headers: {} };
+  }
+  if (isJsonSyntaxError(exception)) {
+    return { status: HttpStatus.BAD_REQUEST, body: { error: 'Malformed JSON body' }, headers: {} };
+  }
+  return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: { error: 'Internal server error' }, headers: {} };
+}
+
+function messageOf(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (exception.getStatus() === HttpStatus.NOT_FOUND) return 'Not found';
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown; error?: unknown }).message ?? (response as { error?: unknown }).error;
+  if (Array.isArray(message)) return String(message[0]);
+  return typeof message === 'string' ? message : exception.message;
+}
+
+function isJsonSyntaxError(exception: unknown): boolean {
+  return exception instanceof SyntaxError && (exception as { statusCode?: number }).statusCode === 400;
+}

@@ -1,0 +1,6 @@
+export * from './api-error';
+export * from './error-body';
+export * from './api-exception.filter';
+export * from './validation';
+export * from './request-id';
+export * from './create-http-app';

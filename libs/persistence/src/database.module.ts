@@ -1,0 +1,49 @@
+import { DynamicModule, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { createDataSource, type DataSourceOptions } from './data-source';
+import {
+  ApiKeyRepository,
+  ApplicationRepository,
+  CompanyRepository,
+  LedgerRepository,
+  PriceRepository,
+  TemplateRepository,
+} from './repositories';
+
+const REPOSITORIES = [
+  ApiKeyRepository,
+  ApplicationRepository,
+  CompanyRepository,
+  LedgerRepository,
+  PriceRepository,
+  TemplateRepository,
+];
+
+/** The app's connection pool and repositories; repositories are what services inject. */
+@Module({})
+export class DatabaseModule implements OnApplicationShutdown {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  static forRoot(options: DataSourceOptions): DynamicModule {
+    return {
+      module: DatabaseModule,
+      global: true,
+      providers: [
+        {
+          provide: DataSource,
+          useFactory: async () => createDataSource(options).initialize(),
+        },
+        ...REPOSITORIES.map((repository) => ({
+          provide: repository,
+          useFactory: (dataSource: DataSource) => new repository(dataSource),
+          inject: [DataSource],
+        })),
+      ],
+      exports: [DataSource, ...REPOSITORIES],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+  }
+}

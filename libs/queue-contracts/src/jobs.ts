@@ -1,0 +1,44 @@
+import { QueueName } from './queue-names';
+
+/**
+ * A canary every consumer answers: it proves that a queue has a live worker, end to end through
+ * Redis (`admin queue:probe`, deployment smoke tests). The worker returns who handled it.
+ */
+export interface QueueProbeJob {
+  name: 'queue.probe';
+  data: { probeId: string; sentAt: string };
+}
+
+export interface QueueProbeResult {
+  app: string;
+  pid: number;
+  queue: QueueName;
+  probeId: string;
+}
+
+/**
+ * The jobs each queue carries, as discriminated unions of `{ name, data }`. Later capabilities
+ * add their job types here, and the start-up check makes every consumer handle them.
+ */
+export interface QueueJobs {
+  [QueueName.SmsDispatch]: QueueProbeJob;
+  [QueueName.OtpDispatch]: QueueProbeJob;
+  [QueueName.OtpDeliver]: QueueProbeJob;
+  [QueueName.DeliveryEvents]: QueueProbeJob;
+  [QueueName.WebhookDeliver]: QueueProbeJob;
+  [QueueName.BillingSettle]: QueueProbeJob;
+}
+
+export type JobOf<Q extends QueueName> = QueueJobs[Q];
+export type JobNameOf<Q extends QueueName> = JobOf<Q>['name'];
+export type JobDataOf<Q extends QueueName, N extends JobNameOf<Q>> = Extract<JobOf<Q>, { name: N }>['data'];
+
+/** The same unions as runtime lists, for the start-up check that each has exactly one handler. */
+export const QUEUE_JOB_NAMES: { readonly [Q in QueueName]: readonly JobNameOf<Q>[] } = Object.freeze({
+  [QueueName.SmsDispatch]: ['queue.probe'],
+  [QueueName.OtpDispatch]: ['queue.probe'],
+  [QueueName.OtpDeliver]: ['queue.probe'],
+  [QueueName.DeliveryEvents]: ['queue.probe'],
+  [QueueName.WebhookDeliver]: ['queue.probe'],
+  [QueueName.BillingSettle]: ['queue.probe'],
+});

@@ -1,0 +1,22 @@
+/**
+ * Every queue of the platform, named once. Producers and consumers import these; nobody spells
+ * a queue name as a string literal.
+ */
+export const QueueName = Object.freeze({
+  /** SMS parts to submit to a carrier (single sends and campaign batches). */
+  SmsDispatch: 'sms.dispatch',
+  /** OTP texts to submit to a carrier: its own queue, so OTPs never wait behind a campaign. */
+  OtpDispatch: 'otp.dispatch',
+  /** OTPs to render and hand to a channel (SMS or WhatsApp). */
+  OtpDeliver: 'otp.deliver',
+  /** Message state changes (sent, delivered, failed) for webhooks and billing. */
+  DeliveryEvents: 'delivery.events',
+  /** Signed webhook deliveries to customers' addresses, with retries. */
+  WebhookDeliver: 'webhook.deliver',
+  /** Settlement work: refunds of parts that never reached a carrier, usage aggregates. */
+  BillingSettle: 'billing.settle',
+} as const);
+
+export type QueueName = (typeof QueueName)[keyof typeof QueueName];
+
+export const ALL_QUEUES: readonly QueueName[] = Object.freeze(Object.values(QueueName));

@@ -1,0 +1,89 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { runWithLogContext } from '@mp/observability';
+import { QUEUE_POLICIES, type QueueName } from '@mp/queue-contracts';
+import { Job, UnrecoverableError, Worker } from 'bullmq';
+import type Redis from 'ioredis';
+import { HandlerRegistry, type JobHandlerFn } from './handler-registry';
+import { JOB_HANDLER, type JobHandlerMetadata } from './job-handler.decorator';
+import { QUEUE_RUNTIME_OPTIONS, type QueueRuntimeOptions } from './queue-options';
+import { createRedisConnection } from './redis-connection';
+
+/**
+ * Finds the @JobHandler methods of the app, refuses to start unless every job of every consumed
+ * queue has exactly one, then runs a BullMQ worker per queue. Handlers that throw are retried
+ * with backoff; an UnrecoverableError fails the job at once; the final failure is logged.
+ */
+@Injectable()
+export class QueueWorkerHost implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('QueueWorkerHost');
+  private readonly registry = new HandlerRegistry();
+  private readonly workers: Worker[] = [];
+  private connection: Redis | undefined;
+
+  constructor(
+    @Inject(QUEUE_RUNTIME_OPTIONS) private readonly options: QueueRuntimeOptions,
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly reflector: Reflector,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.registerHandlers();
+    this.registry.assertComplete(this.options.consume);
+    if (this.options.consume.length === 0) return;
+    this.connection = createRedisConnection(this.options.redisUrl, 'worker', this.options.appName);
+    for (const queue of this.options.consume) this.workers.push(this.startWorker(queue, this.connection));
+    this.logger.log({ msg: 'consuming queues', queues: this.options.consume });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.close()));
+    this.connection?.disconnect();
+  }
+
+  /** Worker connections are up: used by readiness. */
+  isRunning(): boolean {
+    return this.workers.every((worker) => worker.isRunning());
+  }
+
+  private registerHandlers(): void {
+    for (const wrapper of this.discovery.getProviders()) {
+      const instance = wrapper.instance as Record<string, unknown> | undefined;
+      if (!instance || typeof instance !== 'object' || !wrapper.isDependencyTreeStatic()) continue;
+      const prototype = Object.getPrototypeOf(instance) as object;
+      for (const method of this.scanner.getAllMethodNames(prototype)) {
+        const meta = this.reflector.get<JobHandlerMetadata | undefined>(JOB_HANDLER, instance[method] as () => unknown);
+        if (!meta) continue;
+        const handler = (instance[method] as JobHandlerFn).bind(instance);
+        this.registry.register(meta.queue, meta.name, handler, `${instance.constructor.name}.${method}`);
+      }
+    }
+  }
+
+  private startWorker(queue: QueueName, connection: Redis): Worker {
+    const worker = new Worker(queue, (job: Job) => this.process(queue, job), {
+      connection,
+      prefix: this.options.prefix,
+      concurrency: QUEUE_POLICIES[queue].concurrency,
+    });
+    worker.on('failed', (job, error) => {
+      const attempts = job?.opts.attempts ?? 1;
+      const final = !job || job.attemptsMade >= attempts || error instanceof UnrecoverableError;
+      const fields = { queue, jobId: job?.id, job: job?.name, attempt: job?.attemptsMade, err: error };
+      if (final) this.logger.error({ msg: 'job failed for good', ...fields });
+      else this.logger.warn({ msg: 'job failed, will retry', ...fields });
+    });
+    worker.on('error', (error) => this.logger.error({ msg: 'worker error', queue, err: error }));
+    return worker;
+  }
+
+  private async process(queue: QueueName, job: Job): Promise<unknown> {
+    const handler = this.registry.lookup(queue, job.name);
+    if (!handler) throw new UnrecoverableError(`no handler for ${queue} job "${job.name}"`);
+    const jobId = job.id ?? 'unknown';
+    return runWithLogContext({ jobId, queue }, () =>
+      handler(job.data, { jobId, queue, attempt: job.attemptsMade + 1 }),
+    );
+  }
+}
