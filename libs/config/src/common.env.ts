@@ -39,17 +39,17 @@ export class CommonEnv {
   DATABASE_URL: string = localStackDatabaseUrl() ?? 'postgres://postgres@127.0.0.1:5432/messaging';
 
   @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// URL' })
-  REDIS_URL = 'redis://127.0.0.1:6379';
+  REDIS_URL: string = 'redis://127.0.0.1:6379';
 
   /** Host the app's HTTP server (API or health) binds to. */
   @IsString()
-  HOST = '127.0.0.1';
+  HOST: string = '127.0.0.1';
 }
 
 /** Where the queues live in Redis: every key starts with this prefix. */
 export class QueueEnv extends CommonEnv {
   @Matches(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'must be 1 to 64 letters, digits, _ . or -' })
-  QUEUE_PREFIX = 'mp';
+  QUEUE_PREFIX: string = 'mp';
 }
 
 /** Secrets used to check API credentials; shared by the gateway and the admin tool. */

@@ -1,10 +1,12 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
+import { Public } from '@mp/http-kit';
 import { ReadinessChecks } from './readiness.checks';
 
 /** Kubernetes-style probes: live = the process answers; ready = its dependencies answer too. */
 @ApiTags('health')
+@Public()
 @Controller('health')
 export class HealthController {
   constructor(

@@ -8,6 +8,6 @@ import { ReadinessChecks } from './readiness.checks';
   imports: [TerminusModule.forRoot({ logger: false })],
   controllers: [HealthController],
   providers: [ReadinessChecks],
-  exports: [ReadinessChecks],
+  exports: [ReadinessChecks, TerminusModule],
 })
 export class HealthModule {}

@@ -18,7 +18,7 @@ export class ReadinessChecks implements OnApplicationShutdown {
     @Inject(QueueWorkerHost) private readonly workers: QueueWorkerHost,
     config: CommonEnv,
   ) {
-    this.redis = createRedisConnection(config.REDIS_URL, 'producer', 'health');
+    this.redis = createRedisConnection(config.REDIS_URL, 'probe', 'health', { lazyConnect: true });
     this.redis.on('error', () => undefined); // reported by the check, not as an unhandled event
   }
 
@@ -35,6 +35,7 @@ export class ReadinessChecks implements OnApplicationShutdown {
         this.indicators
           .check('redis')
           .attempt(async () => {
+            if (this.redis.status === 'wait') await this.redis.connect();
             await this.redis.ping();
           })
           .withTimeout(TIMEOUT_MS),

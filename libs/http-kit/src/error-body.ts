@@ -32,6 +32,13 @@ export function toErrorReply(exception: unknown): ErrorReply {
     const error = describe ? describe({ message: fastify.message ?? '' }) : (fastify.message ?? 'Bad request');
     return { status: fastify.statusCode, body: { error }, headers: {} };
   }
+  if (isDependencyFailure(exception)) {
+    return {
+      status: HttpStatus.SERVICE_UNAVAILABLE,
+      body: { error: 'Service temporarily unavailable: a dependency (database or queue) is down; nothing was charged' },
+      headers: { 'retry-after': '5' },
+    };
+  }
   if (isJsonSyntaxError(exception)) {
     return { status: HttpStatus.BAD_REQUEST, body: { error: 'Malformed JSON body' }, headers: {} };
   }
@@ -45,6 +52,25 @@ function messageOf(exception: HttpException): string {
   const message = (response as { message?: unknown; error?: unknown }).message ?? (response as { error?: unknown }).error;
   if (Array.isArray(message)) return String(message[0]);
   return typeof message === 'string' ? message : exception.message;
+}
+
+/** Network errors, PostgreSQL's "cannot connect now" class, and ioredis's connection errors. */
+const DEPENDENCY_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08006']);
+const DEPENDENCY_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Connection is closed',
+  "Stream isn't writeable",
+  'Reached the max retries per request limit',
+];
+
+export function isDependencyFailure(exception: unknown): boolean {
+  if (!(exception instanceof Error)) return false;
+  const code = (exception as { code?: unknown }).code;
+  if (typeof code === 'string' && DEPENDENCY_CODES.has(code)) return true;
+  const driverError = (exception as { driverError?: unknown }).driverError;
+  if (driverError && driverError !== exception && isDependencyFailure(driverError)) return true;
+  return DEPENDENCY_MESSAGES.some((text) => exception.message.includes(text));
 }
 
 function isJsonSyntaxError(exception: unknown): boolean {

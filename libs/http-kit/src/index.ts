@@ -4,3 +4,4 @@ export * from './api-exception.filter';
 export * from './validation';
 export * from './request-id';
 export * from './create-http-app';
+export * from './public.decorator';

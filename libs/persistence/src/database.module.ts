@@ -1,4 +1,4 @@
-import { DynamicModule, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { createDataSource, type DataSourceOptions } from './data-source';
 import {
@@ -21,7 +21,7 @@ const REPOSITORIES = [
 
 /** The app's connection pool and repositories; repositories are what services inject. */
 @Module({})
-export class DatabaseModule implements OnApplicationShutdown {
+export class DatabaseModule implements OnModuleInit, OnApplicationShutdown {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
   static forRoot(options: DataSourceOptions): DynamicModule {
@@ -31,7 +31,7 @@ export class DatabaseModule implements OnApplicationShutdown {
       providers: [
         {
           provide: DataSource,
-          useFactory: async () => createDataSource(options).initialize(),
+          useFactory: () => createDataSource(options),
         },
         ...REPOSITORIES.map((repository) => ({
           provide: repository,
@@ -41,6 +41,11 @@ export class DatabaseModule implements OnApplicationShutdown {
       ],
       exports: [DataSource, ...REPOSITORIES],
     };
+  }
+
+  /** Connects when the app initialises, not when the module graph is built (OpenAPI generation). */
+  async onModuleInit(): Promise<void> {
+    await this.dataSource.initialize();
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,0 +1,33 @@
+import { CanActivate, ExecutionContext, HttpStatus, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiError, IS_PUBLIC } from '@mp/http-kit';
+import type { CredentialHeaders } from '@mp/auth';
+import { Authenticator } from './authenticator.service';
+import type { AuthenticatedRequest } from './principal';
+
+export const UNAUTHORIZED_HEADERS = {
+  'www-authenticate': 'Basic realm="messaging", Bearer realm="messaging"',
+};
+
+export function unauthorized(): ApiError {
+  return new ApiError(HttpStatus.UNAUTHORIZED, 'Unauthorized', {}, UNAUTHORIZED_HEADERS);
+}
+
+/** Global guard: every route needs credentials unless marked @Public(). */
+@Injectable()
+export class ApiAuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly authenticator: Authenticator,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const open = this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
+    if (open) return true;
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest & { headers: CredentialHeaders }>();
+    const principal = await this.authenticator.authenticate(request.headers);
+    if (!principal) throw unauthorized();
+    request.principal = principal;
+    return true;
+  }
+}

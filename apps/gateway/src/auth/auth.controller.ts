@@ -1,0 +1,29 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Public } from '@mp/http-kit';
+import { ApiValidationErrors, ErrorBodyDto } from '../openapi/error-responses';
+import { unauthorized } from './api-auth.guard';
+import { Authenticator } from './authenticator.service';
+import { TokenRequestDto, TokenResponseDto } from './token.dto';
+
+@ApiTags('auth')
+@Controller('auth')
+export class AuthController {
+  constructor(private readonly authenticator: Authenticator) {}
+
+  @Post('token')
+  @Public()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Exchange an API key pair for a bearer token',
+    description: 'The token is an HS256 JWT valid for one hour; revoking the key ends it at once (within the credential cache time).',
+  })
+  @ApiOkResponse({ type: TokenResponseDto })
+  @ApiValidationErrors()
+  @ApiResponse({ status: 401, type: ErrorBodyDto, description: 'Unknown key, wrong secret, or revoked key.' })
+  async token(@Body() body: TokenRequestDto): Promise<TokenResponseDto> {
+    const principal = await this.authenticator.checkKeyPair(body.api_key, body.api_secret);
+    if (!principal) throw unauthorized();
+    return { status: 'success', token_type: 'Bearer', ...this.authenticator.issueToken(principal) };
+  }
+}

@@ -1,0 +1,29 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AppConfigModule } from '@mp/config';
+import { HealthModule } from '@mp/health';
+import { DatabaseModule } from '@mp/persistence';
+import { QueueModule } from '@mp/queue-runtime';
+import { AuthModule } from './auth/auth.module';
+import { BalanceModule } from './balance/balance.module';
+import { GatewayEnv } from './gateway.env';
+import { GatewayHealthController } from './health/gateway-health.controller';
+
+export const APP_NAME = 'gateway';
+
+@Module({})
+export class GatewayModule {
+  static forRoot(config: GatewayEnv): DynamicModule {
+    return {
+      module: GatewayModule,
+      imports: [
+        AppConfigModule.forRoot(config),
+        DatabaseModule.forRoot({ url: config.DATABASE_URL, applicationName: APP_NAME, poolSize: config.DATABASE_POOL_SIZE }),
+        QueueModule.forRoot({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, appName: APP_NAME, consume: [] }),
+        HealthModule,
+        AuthModule,
+        BalanceModule,
+      ],
+      controllers: [GatewayHealthController],
+    };
+  }
+}

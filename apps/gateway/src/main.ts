@@ -1,0 +1,21 @@
+import { loadConfigOrExit } from '@mp/config';
+import { createHttpApp } from '@mp/http-kit';
+import { createLogger } from '@mp/observability';
+import { SwaggerModule } from '@nestjs/swagger';
+import { GatewayEnv } from './gateway.env';
+import { APP_NAME, GatewayModule } from './gateway.module';
+import { buildOpenApiDocument } from './openapi/openapi-document';
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit(GatewayEnv, APP_NAME);
+  const logger = createLogger({ app: APP_NAME, level: config.LOG_LEVEL });
+  const app = await createHttpApp(GatewayModule.forRoot(config), { logger, versionAlias: true });
+  SwaggerModule.setup('docs', app, buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json' });
+  await app.listen(config.PORT, config.HOST);
+  logger.info({ msg: 'gateway listening', url: `http://${config.HOST}:${config.PORT}`, docs: '/docs' });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`gateway failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

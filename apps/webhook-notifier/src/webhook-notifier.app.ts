@@ -1,0 +1,8 @@
+import type { WorkerAppDefinition } from '@mp/app-runtime';
+import { QueueName } from '@mp/queue-contracts';
+
+/** Turns delivery events into signed webhook deliveries, retried with backoff and dead-lettered. */
+export const WebhookNotifierApp: WorkerAppDefinition = {
+  name: 'webhook-notifier',
+  consume: [QueueName.DeliveryEvents, QueueName.WebhookDeliver],
+};

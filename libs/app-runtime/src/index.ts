@@ -1,0 +1,3 @@
+export * from './worker.env';
+export * from './worker-app.module';
+export * from './run-worker-app';

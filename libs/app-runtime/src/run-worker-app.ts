@@ -1,0 +1,20 @@
+import { loadConfigOrExit } from '@mp/config';
+import { createHttpApp } from '@mp/http-kit';
+import { createLogger } from '@mp/observability';
+import type { WorkerEnv } from './worker.env';
+import { WorkerAppModule, type WorkerAppDefinition } from './worker-app.module';
+
+/** A worker app's whole main: validated config, queue workers, and a health server on PORT. */
+export function runWorkerApp(definition: WorkerAppDefinition, envClass: new () => WorkerEnv): void {
+  const start = async () => {
+    const config = loadConfigOrExit(envClass, definition.name);
+    const logger = createLogger({ app: definition.name, level: config.LOG_LEVEL });
+    const app = await createHttpApp(WorkerAppModule.forRoot(definition, config), { logger });
+    await app.listen(config.PORT, config.HOST);
+    logger.info({ msg: `${definition.name} running`, health: `http://${config.HOST}:${config.PORT}/health/ready`, queues: definition.consume });
+  };
+  start().catch((error: unknown) => {
+    process.stderr.write(`${definition.name} failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+}

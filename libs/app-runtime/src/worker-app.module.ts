@@ -1,0 +1,37 @@
+import { DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
+import { AppConfigModule } from '@mp/config';
+import { HealthModule } from '@mp/health';
+import { DatabaseModule } from '@mp/persistence';
+import type { QueueName } from '@mp/queue-contracts';
+import { QueueModule } from '@mp/queue-runtime';
+import type { WorkerEnv } from './worker.env';
+
+export interface WorkerAppDefinition {
+  name: string;
+  /** The queues this app consumes; every job of each needs exactly one handler. */
+  consume: readonly QueueName[];
+  /** The app's own modules: its queue processors. */
+  imports?: ModuleMetadata['imports'];
+}
+
+/** What every worker app is made of: config, database, its queues, health, and its processors. */
+@Module({})
+export class WorkerAppModule {
+  static forRoot(definition: WorkerAppDefinition, config: WorkerEnv): DynamicModule {
+    return {
+      module: WorkerAppModule,
+      imports: [
+        AppConfigModule.forRoot(config),
+        DatabaseModule.forRoot({ url: config.DATABASE_URL, applicationName: definition.name, poolSize: config.DATABASE_POOL_SIZE }),
+        QueueModule.forRoot({
+          redisUrl: config.REDIS_URL,
+          prefix: config.QUEUE_PREFIX,
+          appName: definition.name,
+          consume: definition.consume,
+        }),
+        HealthModule,
+        ...(definition.imports ?? []),
+      ],
+    };
+  }
+}
