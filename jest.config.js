@@ -43,6 +43,7 @@ module.exports = {
     {
       ...common,
       displayName: 'integration',
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/long-timeout.js'],
       testMatch: ['<rootDir>/{apps,libs,tools}/**/*.integration-spec.ts'],
       globalSetup: '<rootDir>/libs/testing/src/global-setup.js',
       globalTeardown: '<rootDir>/libs/testing/src/global-teardown.js',
@@ -50,6 +51,7 @@ module.exports = {
     {
       ...common,
       displayName: 'e2e',
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/long-timeout.js'],
       testMatch: ['<rootDir>/apps/platform-e2e/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/libs/testing/src/global-setup.js',
       globalTeardown: '<rootDir>/libs/testing/src/global-teardown.js',

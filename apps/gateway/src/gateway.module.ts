@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { AppConfigModule } from '@mp/config';
+import { AppConfigModule } from '@mp/app-runtime';
 import { HealthModule } from '@mp/health';
 import { DatabaseModule } from '@mp/persistence';
 import { QueueModule } from '@mp/queue-runtime';

@@ -1,3 +1,4 @@
 export * from './worker.env';
 export * from './worker-app.module';
 export * from './run-worker-app';
+export * from './config.module';

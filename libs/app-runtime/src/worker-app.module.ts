@@ -1,5 +1,5 @@
 import { DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
-import { AppConfigModule } from '@mp/config';
+import { AppConfigModule } from './config.module';
 import { HealthModule } from '@mp/health';
 import { DatabaseModule } from '@mp/persistence';
 import type { QueueName } from '@mp/queue-contracts';

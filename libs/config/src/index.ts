@@ -1,5 +1,4 @@
 export * from './load-config';
 export * from './common.env';
 export * from './local-stack';
-export * from './config.module';
 export * from './load-config-or-exit';

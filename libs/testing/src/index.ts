@@ -1,1 +1,3 @@
 export * from './test-database';
+export * from './admin-cli';
+export * from './stack';

@@ -2,7 +2,6 @@ import { AccountsService, CatalogService } from '@mp/accounts';
 import { parseAssignments } from '@mp/accounts-domain';
 import { runMigrations } from '@mp/persistence';
 import { ALL_QUEUES } from '@mp/queue-contracts';
-import { probeQueues } from '@mp/queue-runtime';
 import type { DataSource } from 'typeorm';
 import type { AdminEnv } from './admin.env';
 import { parseOptions } from './arguments';
@@ -110,6 +109,8 @@ export const COMMANDS: Record<string, Command> = {
     run: async (args, context) => {
       const { values } = parseOptions(args, { required: [], optional: ['timeout'] });
       const timeout = values.timeout === undefined ? 10_000 : Number(values.timeout);
+      // Loaded here: BullMQ and NestJS take a second to load, which no other command needs.
+      const { probeQueues } = await import('@mp/queue-runtime');
       const queues = await probeQueues({ redisUrl: context.config.REDIS_URL, prefix: context.config.QUEUE_PREFIX }, ALL_QUEUES, timeout);
       return { ok: queues.every((queue) => queue.ok), queues };
     },

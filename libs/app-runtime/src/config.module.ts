@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { CommonEnv } from './common.env';
+import { CommonEnv } from '@mp/config';
 
 /**
  * Makes an app's validated env object injectable, under its own class and as CommonEnv for the
