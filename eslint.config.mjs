@@ -55,6 +55,9 @@ export default [
       '@nx/enforce-module-boundaries': ['error', boundaries(false)],
       'import/no-cycle': ['error', { maxDepth: Infinity, ignoreExternal: true }],
       '@typescript-eslint/no-floating-promises': 'error',
+      // Env classes annotate `PORT: number = 3000`: swc emits the design:type metadata that
+      // class-transformer converts by only from an explicit annotation.
+      '@typescript-eslint/no-inferrable-types': ['error', { ignoreProperties: true }],
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-syntax': [

@@ -23,6 +23,9 @@ export function toErrorReply(exception: unknown): ErrorReply {
   if (exception instanceof ApiError) {
     return { status: exception.getStatus(), body: { error: exception.error, ...exception.fields }, headers: exception.headers };
   }
+  if (exception instanceof HttpException && isHealthReport(exception.getResponse())) {
+    return { status: exception.getStatus(), body: { error: 'Not ready', ...(exception.getResponse() as object) }, headers: {} };
+  }
   if (exception instanceof HttpException) {
     return { status: exception.getStatus(), body: { error: messageOf(exception) }, headers: {} };
   }
@@ -43,6 +46,11 @@ export function toErrorReply(exception: unknown): ErrorReply {
     return { status: HttpStatus.BAD_REQUEST, body: { error: 'Malformed JSON body' }, headers: {} };
   }
   return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: { error: 'Internal server error' }, headers: {} };
+}
+
+/** Terminus's 503 carries which dependency is down; keep it for the operator. */
+function isHealthReport(response: unknown): boolean {
+  return typeof response === 'object' && response !== null && 'details' in response && 'status' in response;
 }
 
 function messageOf(exception: HttpException): string {
