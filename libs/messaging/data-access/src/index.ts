@@ -1,0 +1,2 @@
+export * from './part-references';
+export * from './sms-acceptance';

@@ -1,0 +1,5 @@
+export * from './concatenation';
+export * from './phone-number';
+export * from './recipients';
+export * from './sender-id';
+export * from './sms-text';

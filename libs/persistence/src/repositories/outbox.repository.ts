@@ -1,0 +1,66 @@
+import type { DataSource, EntityManager } from 'typeorm';
+
+export interface OutboxJob {
+  queue: string;
+  jobName: string;
+  /** The BullMQ job id: enqueueing the same id twice is a no-op, so the sweeper may retry freely. */
+  jobId: string;
+  data: unknown;
+  notBefore: Date;
+  priority: number | null;
+}
+
+export interface PendingOutboxJob extends OutboxJob {
+  id: string;
+}
+
+/**
+ * Jobs written in the same transaction as the rows they act on. The writer enqueues them right
+ * after commit and marks them; a sweeper enqueues whatever was committed but never marked.
+ */
+export class OutboxRepository {
+  constructor(private readonly db: DataSource) {}
+
+  async insertMany(manager: EntityManager, jobs: readonly OutboxJob[]): Promise<string[]> {
+    if (jobs.length === 0) return [];
+    const rows: { id: string }[] = await manager.query(
+      `INSERT INTO outbox (queue, job_name, job_id, data, not_before, priority)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::timestamptz[], $6::integer[])
+       RETURNING id`,
+      [
+        jobs.map((j) => j.queue),
+        jobs.map((j) => j.jobName),
+        jobs.map((j) => j.jobId),
+        jobs.map((j) => JSON.stringify(j.data)),
+        jobs.map((j) => j.notBefore.toISOString()),
+        jobs.map((j) => j.priority),
+      ],
+    );
+    return rows.map((row) => String(row.id));
+  }
+
+  async markEnqueued(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.query(`UPDATE outbox SET enqueued_at = now() WHERE id = ANY($1::bigint[])`, [ids]);
+  }
+
+  /** Jobs committed more than `olderThanMs` ago and still not enqueued, oldest first. */
+  async findStale(olderThanMs: number, limit: number): Promise<PendingOutboxJob[]> {
+    const rows: { id: string; queue: string; job_name: string; job_id: string; data: unknown; not_before: Date; priority: number | null }[] =
+      await this.db.query(
+        `SELECT id, queue, job_name, job_id, data, not_before, priority FROM outbox
+         WHERE enqueued_at IS NULL AND created_at < now() - make_interval(secs => $1::double precision / 1000)
+         ORDER BY created_at LIMIT $2`,
+        [olderThanMs, limit],
+      );
+    return rows.map((row) => ({
+      id: String(row.id),
+      queue: row.queue,
+      jobName: row.job_name,
+      jobId: row.job_id,
+      data: row.data,
+      notBefore: new Date(row.not_before),
+      priority: row.priority,
+    }));
+  }
+}
