@@ -1,0 +1,5 @@
+export * from './signing';
+export * from './address-guard';
+export * from './guarded-lookup';
+export * from './post-webhook';
+export * from './retry-schedule';
