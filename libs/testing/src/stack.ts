@@ -30,7 +30,7 @@ const MAIN = 'dist/out/tools/dev-stack/src/main.js';
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 60_000;
 /** The processes besides the gateway; each is given a free port through <NAME>_PORT. */
-const WORKERS = ['otp', 'sms-dispatcher', 'billing', 'webhook-notifier'];
+const WORKERS = ['otp', 'sms-dispatcher', 'billing', 'webhook-notifier', 'smsc-simulator'];
 
 function repoRoot(): string {
   for (let dir = __dirname; ; dir = dirname(dir)) {
@@ -67,6 +67,8 @@ async function stackEnv(options: StackOptions, dataDir: string, gatewayPort: num
     MP_APPS: (options.apps ?? []).join(','),
   };
   for (const worker of WORKERS) env[portVariable(worker)] = String(await freePort());
+  // The SMPP port the simulator listens on and the dispatcher connects to.
+  env['SMSC_PORT'] = String(await freePort());
   return { ...env, ...options.env };
 }
 

@@ -16,6 +16,7 @@ export const STACK_PROCESSES: readonly StackProcess[] = [
   { name: 'sms-dispatcher', entry: 'dist/out/apps/sms-dispatcher/src/main.js', port: 3102 },
   { name: 'billing', entry: 'dist/out/apps/billing/src/main.js', port: 3103 },
   { name: 'webhook-notifier', entry: 'dist/out/apps/webhook-notifier/src/main.js', port: 3104 },
+  { name: 'smsc-simulator', entry: 'dist/out/tools/smsc-simulator/src/main.js', port: 2776 },
 ];
 
 /** The process whose /health tells that the stack is up. */

@@ -1,0 +1,89 @@
+import type { PDU } from 'smpp';
+import { CommandStatus, NO_RESPONSE } from './command-status';
+import { SubmitWindow, type SubmitSender } from './submit-window';
+
+/** A sender that records what was sent and lets the test answer it. */
+function fakeSender(): { sender: SubmitSender; sent: { parameters: Record<string, unknown>; answer: (status: number, messageId?: string) => void }[] } {
+  const sent: { parameters: Record<string, unknown>; answer: (status: number, messageId?: string) => void }[] = [];
+  const sender: SubmitSender = (parameters, onResponse) => {
+    sent.push({ parameters, answer: (status, messageId) => onResponse({ command_status: status, message_id: messageId } as unknown as PDU) });
+    return true;
+  };
+  return { sender, sent };
+}
+
+const options = { windowSize: 2, maxPerSecond: 0, responseTimeoutMs: 1_000, target: 'smsc:2775' };
+
+describe('SubmitWindow', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('keeps at most windowSize submits outstanding, sending the next as each is answered', async () => {
+    const window = new SubmitWindow(options);
+    const { sender, sent } = fakeSender();
+    window.resume(sender);
+    const outcomes = [1, 2, 3].map((n) => window.submit({ n }));
+    expect(sent.map((item) => item.parameters)).toEqual([{ n: 1 }, { n: 2 }]);
+    sent[0].answer(0, 'id-1');
+    expect(sent).toHaveLength(3);
+    sent[1].answer(CommandStatus.ESME_RTHROTTLED);
+    sent[2].answer(CommandStatus.ESME_RINVDSTADR);
+    expect(await Promise.all(outcomes)).toEqual([
+      { ok: true, carrierMessageId: 'id-1' },
+      { ok: false, permanent: false, commandStatus: CommandStatus.ESME_RTHROTTLED, reason: 'the SMSC answered ESME_RTHROTTLED (0x58)' },
+      { ok: false, permanent: true, commandStatus: CommandStatus.ESME_RINVDSTADR, reason: 'the SMSC answered ESME_RINVDSTADR (0x0b)' },
+    ]);
+  });
+
+  it('sends no faster than maxPerSecond', () => {
+    const window = new SubmitWindow({ ...options, windowSize: 100, maxPerSecond: 10 });
+    const { sender, sent } = fakeSender();
+    window.resume(sender);
+    for (let n = 0; n < 5; n += 1) void window.submit({ n });
+    expect(sent).toHaveLength(1);
+    jest.advanceTimersByTime(100);
+    expect(sent).toHaveLength(2);
+    jest.advanceTimersByTime(300);
+    expect(sent).toHaveLength(5);
+  });
+
+  it('fails a submit without a response in time, frees its slot, and ignores the late response', async () => {
+    const window = new SubmitWindow({ ...options, windowSize: 1 });
+    const { sender, sent } = fakeSender();
+    window.resume(sender);
+    const first = window.submit({ n: 1 });
+    const second = window.submit({ n: 2 });
+    jest.advanceTimersByTime(1_000);
+    expect(await first).toMatchObject({ ok: false, permanent: false, commandStatus: NO_RESPONSE, reason: 'no submit_sm_resp within 1000 ms' });
+    expect(sent).toHaveLength(2);
+    sent[0].answer(0, 'late');
+    sent[1].answer(0, 'id-2');
+    expect(await second).toEqual({ ok: true, carrierMessageId: 'id-2' });
+    expect(window.outstanding).toBe(0);
+  });
+
+  it('waits for a bind up to responseTimeoutMs, and fails what was sent when the bind is lost', async () => {
+    const window = new SubmitWindow(options);
+    const late = window.submit({ n: 'late' });
+    const tooLate = window.submit({ n: 'too late' });
+    jest.advanceTimersByTime(500);
+    const { sender, sent } = fakeSender();
+    window.resume(sender);
+    expect(sent).toHaveLength(2);
+    sent[0].answer(0, 'id');
+    expect(await late).toEqual({ ok: true, carrierMessageId: 'id' });
+    window.suspend('the connection was lost');
+    expect(await tooLate).toMatchObject({ ok: false, permanent: false, commandStatus: NO_RESPONSE, reason: 'the connection was lost' });
+
+    const unbound = window.submit({ n: 'never bound' });
+    jest.advanceTimersByTime(1_000);
+    expect(await unbound).toMatchObject({ ok: false, reason: 'not bound to smsc:2775 within 1000 ms' });
+  });
+
+  it('fails what has not been sent when dropped', async () => {
+    const window = new SubmitWindow(options);
+    const waiting = window.submit({});
+    window.drop('closing');
+    expect(await waiting).toMatchObject({ ok: false, permanent: false, reason: 'closing' });
+  });
+});

@@ -1,0 +1,141 @@
+import type { PDU } from 'smpp';
+import { CommandStatus, describeStatus, isPermanentStatus, NO_RESPONSE } from './command-status';
+import type { SubmitOutcome } from './submit-sm';
+import { burstFor, TokenBucket } from './token-bucket';
+
+/** Sends one submit_sm; false when it could not be written. */
+export type SubmitSender = (parameters: Record<string, unknown>, onResponse: (response: PDU) => void) => boolean;
+
+export interface SubmitWindowOptions {
+  windowSize: number;
+  maxPerSecond: number;
+  responseTimeoutMs: number;
+  /** host:port, for the reasons of failures. */
+  target: string;
+}
+
+interface Waiting {
+  parameters: Record<string, unknown>;
+  resolve: (outcome: SubmitOutcome) => void;
+  /** Fails the submit when no bind comes in time. */
+  unboundTimer?: NodeJS.Timeout;
+}
+
+interface InFlight {
+  resolve: (outcome: SubmitOutcome) => void;
+  timer: NodeJS.Timeout;
+}
+
+export const noResponse = (reason: string): SubmitOutcome => ({ ok: false, permanent: false, commandStatus: NO_RESPONSE, reason });
+
+/**
+ * The submit_sm of one bind: sent in order, at most windowSize waiting for their response, no
+ * faster than a token bucket allows. While there is no bind (no sender), submits wait for one for
+ * up to responseTimeoutMs.
+ */
+export class SubmitWindow {
+  private readonly waiting: Waiting[] = [];
+  private readonly inFlight = new Set<InFlight>();
+  private readonly bucket: TokenBucket;
+  private sender: SubmitSender | null = null;
+  private pumpTimer?: NodeJS.Timeout;
+
+  constructor(private readonly options: SubmitWindowOptions) {
+    if (!(options.windowSize >= 1)) throw new RangeError('windowSize must be at least 1');
+    this.bucket = new TokenBucket(options.maxPerSecond, burstFor(options.maxPerSecond));
+  }
+
+  /** submit_sm sent and not answered yet. */
+  get outstanding(): number {
+    return this.inFlight.size;
+  }
+
+  submit(parameters: Record<string, unknown>): Promise<SubmitOutcome> {
+    return new Promise((resolve) => {
+      const waiting: Waiting = { parameters, resolve };
+      this.waiting.push(waiting);
+      if (!this.sender) this.armUnboundTimer(waiting);
+      this.pump();
+    });
+  }
+
+  /** Bound: sending starts. */
+  resume(sender: SubmitSender): void {
+    this.sender = sender;
+    for (const waiting of this.waiting) clearTimeout(waiting.unboundTimer);
+    this.pump();
+  }
+
+  /** The bind is gone: what was sent fails (not permanently); what waits, waits for the next bind. */
+  suspend(reason: string): void {
+    this.sender = null;
+    for (const entry of [...this.inFlight]) this.settle(entry, noResponse(reason));
+    for (const waiting of this.waiting) this.armUnboundTimer(waiting);
+  }
+
+  /** Fails every submit not sent yet, and sends no more. */
+  drop(reason: string): void {
+    clearTimeout(this.pumpTimer);
+    this.pumpTimer = undefined;
+    for (const waiting of this.waiting.splice(0)) {
+      clearTimeout(waiting.unboundTimer);
+      waiting.resolve(noResponse(reason));
+    }
+  }
+
+  private pump(): void {
+    while (this.sender && this.waiting.length > 0 && this.inFlight.size < this.options.windowSize) {
+      const wait = this.bucket.take();
+      if (wait > 0) {
+        this.pumpTimer ??= setTimeout(() => {
+          this.pumpTimer = undefined;
+          this.pump();
+        }, wait);
+        return;
+      }
+      this.send(this.sender, this.waiting.shift() as Waiting);
+    }
+  }
+
+  private send(sender: SubmitSender, waiting: Waiting): void {
+    clearTimeout(waiting.unboundTimer);
+    const { responseTimeoutMs } = this.options;
+    const entry: InFlight = {
+      resolve: waiting.resolve,
+      timer: setTimeout(() => this.settle(entry, noResponse(`no submit_sm_resp within ${responseTimeoutMs} ms`)), responseTimeoutMs),
+    };
+    this.inFlight.add(entry);
+    let sent = false;
+    try {
+      sent = sender(waiting.parameters, (response) => this.settle(entry, outcomeOf(response)));
+    } catch (error) {
+      this.settle(entry, noResponse(`the submit_sm could not be encoded: ${String(error)}`));
+      return;
+    }
+    if (!sent) this.settle(entry, noResponse('the connection was not writable'));
+  }
+
+  /** Resolves an in-flight submit once (a response after its timeout is ignored) and frees its slot. */
+  private settle(entry: InFlight, outcome: SubmitOutcome): void {
+    if (!this.inFlight.delete(entry)) return;
+    clearTimeout(entry.timer);
+    entry.resolve(outcome);
+    this.pump();
+  }
+
+  private armUnboundTimer(waiting: Waiting): void {
+    clearTimeout(waiting.unboundTimer);
+    waiting.unboundTimer = setTimeout(() => {
+      const index = this.waiting.indexOf(waiting);
+      if (index < 0) return;
+      this.waiting.splice(index, 1);
+      waiting.resolve(noResponse(`not bound to ${this.options.target} within ${this.options.responseTimeoutMs} ms`));
+    }, this.options.responseTimeoutMs);
+  }
+}
+
+function outcomeOf(response: PDU): SubmitOutcome {
+  const status = response.command_status;
+  if (status === CommandStatus.ESME_ROK) return { ok: true, carrierMessageId: String(response['message_id'] ?? '') };
+  return { ok: false, permanent: isPermanentStatus(status), commandStatus: status, reason: `the SMSC answered ${describeStatus(status)}` };
+}

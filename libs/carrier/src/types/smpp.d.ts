@@ -1,0 +1,42 @@
+// The parts of the `smpp` package (0.5.1, plain JavaScript without types) that this workspace
+// uses. Field names are those of the SMPP specification, as the package spells them.
+declare module 'smpp' {
+  import type { EventEmitter } from 'node:events';
+  import type { Server, Socket } from 'node:net';
+
+  /** A decoded PDU: the header fields, and the command's parameters and TLVs by their spec names. */
+  export class PDU {
+    constructor(command: string, options?: Record<string, unknown>);
+    /** Decodes a whole PDU (header included). */
+    constructor(pdu: Buffer);
+    command: string;
+    command_id: number;
+    command_status: number;
+    sequence_number: number;
+    [parameter: string]: unknown;
+    isResponse(): boolean;
+    /** The response PDU to this request (generic_nack for an unknown command). */
+    response(options?: Record<string, unknown>): PDU;
+    /** Encodes the PDU, header included. */
+    toBuffer(): Buffer;
+  }
+
+  export class Session extends EventEmitter {
+    readonly socket: Socket;
+    /** Sends a PDU (its sequence_number set for a request); false when the socket is not writable. */
+    send(pdu: PDU, responseCallback?: (response: PDU) => void, sendCallback?: (sent: PDU) => void): boolean;
+    bind_transceiver(options: Record<string, unknown>, responseCallback?: (response: PDU) => void): boolean;
+    submit_sm(options: Record<string, unknown>, responseCallback?: (response: PDU) => void): boolean;
+    enquire_link(options: Record<string, unknown>, responseCallback?: (response: PDU) => void): boolean;
+    unbind(options: Record<string, unknown>, responseCallback?: (response: PDU) => void): boolean;
+    /** Ends the socket (half-close); `close` follows. */
+    close(callback?: () => void): void;
+    destroy(callback?: () => void): void;
+  }
+
+  /** A TCP server that makes a Session of every connection. */
+  export function createServer(listener: (session: Session) => void): Server;
+
+  /** Opens a TCP connection and a session on it at once. */
+  export function connect(options: { host: string; port: number }, listener?: () => void): Session;
+}

@@ -1,0 +1,46 @@
+// Delivery receipts in the de-facto standard format (SMPP 3.4 Appendix B), which ESMEs parse.
+
+export type ReceiptStat = 'DELIVRD' | 'UNDELIV';
+
+/** message_state TLV values (SMPP 5.0 4.8.4.35). */
+export const MessageState = { DELIVERED: 2, UNDELIVERABLE: 5 } as const;
+
+export interface ReceiptFields {
+  messageId: string;
+  submittedAt: Date;
+  doneAt: Date;
+  stat: ReceiptStat;
+  /** The text of the part the receipt is for; its first 20 characters are quoted. */
+  text: string;
+}
+
+/** `id:… sub:001 dlvrd:001 submit date:YYMMDDhhmm done date:YYMMDDhhmm stat:… err:… text:…` */
+export function receiptText({ messageId, submittedAt, doneAt, stat, text }: ReceiptFields): string {
+  const delivered = stat === 'DELIVRD';
+  return [
+    `id:${messageId}`,
+    'sub:001',
+    `dlvrd:${delivered ? '001' : '000'}`,
+    `submit date:${smppDate(submittedAt)}`,
+    `done date:${smppDate(doneAt)}`,
+    `stat:${stat}`,
+    `err:${delivered ? '000' : '001'}`,
+    `text:${[...text].slice(0, 20).join('')}`,
+  ].join(' ');
+}
+
+export function messageState(stat: ReceiptStat): number {
+  return stat === 'DELIVRD' ? MessageState.DELIVERED : MessageState.UNDELIVERABLE;
+}
+
+/** YYMMDDhhmm in UTC. */
+export function smppDate(date: Date): string {
+  const two = (value: number): string => String(value).padStart(2, '0');
+  return (
+    two(date.getUTCFullYear() % 100) +
+    two(date.getUTCMonth() + 1) +
+    two(date.getUTCDate()) +
+    two(date.getUTCHours()) +
+    two(date.getUTCMinutes())
+  );
+}

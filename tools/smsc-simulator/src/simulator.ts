@@ -1,0 +1,85 @@
+import pino, { type Logger } from 'pino';
+import { createHttpApi, listenHttp } from './http-api';
+import type { InboxMessage } from './reassembly';
+import { SmppServer } from './smpp-server';
+import { SimulatorState, type SimulatorStats } from './state';
+import { SubmitHandler } from './submit-handler';
+
+export interface SmscSimulatorOptions {
+  /** Address both servers bind to. */
+  host: string;
+  /** SMPP port; 0 = any free port (see RunningSmscSimulator.smppPort). */
+  smppPort: number;
+  /** Inspection API port; 0 = any free port. */
+  httpPort: number;
+  /** When non-empty, binds must use this system_id / password; empty = any. */
+  systemId: string;
+  password: string;
+  receiptDelayMs: number;
+  /** Fraction (0..1) of accepted parts whose receipt says UNDELIV err:001. */
+  failureRate: number;
+  /** Fraction (0..1) of submit_sm answered ESME_RSUBMITFAIL. */
+  rejectRate: number;
+  /** Delay before each submit_sm_resp. */
+  latencyMs: number;
+  /** submit_sm per bind in any sliding second above which ESME_RTHROTTLED is answered; 0 = unlimited. */
+  maxRatePerSecond: number;
+  logger: Logger;
+  /** For the failure and reject rates. */
+  random: () => number;
+}
+
+/** decisions.md "Development simulators": no failures, no throttling, answered at once, receipts after about 200 ms. */
+export const SIMULATOR_DEFAULTS: Omit<SmscSimulatorOptions, 'logger'> = {
+  host: '127.0.0.1',
+  smppPort: 2775,
+  httpPort: 2776,
+  systemId: '',
+  password: '',
+  receiptDelayMs: 200,
+  failureRate: 0,
+  rejectRate: 0,
+  latencyMs: 0,
+  maxRatePerSecond: 0,
+  random: Math.random,
+};
+
+export interface RunningSmscSimulator {
+  host: string;
+  smppPort: number;
+  httpPort: number;
+  stats(): SimulatorStats;
+  /** What GET /messages shows. */
+  messages(to?: string): InboxMessage[];
+  /** Closes both servers and drops every SMPP connection; pending responses and receipts are lost. */
+  stop(): Promise<void>;
+}
+
+/** Starts the SMSC simulator in this process (what main.ts runs, and what tests start with port 0). */
+export async function startSmscSimulator(overrides: Partial<SmscSimulatorOptions> = {}): Promise<RunningSmscSimulator> {
+  const options: SmscSimulatorOptions = { ...SIMULATOR_DEFAULTS, logger: pino({ level: 'silent' }), ...overrides };
+  const { logger, host } = options;
+  const state = new SimulatorState();
+  const submits = new SubmitHandler(state, options, logger);
+  const smpp = new SmppServer(options, state, submits, logger);
+  const http = createHttpApi(state, () => submits.clear());
+  const smppPort = await smpp.listen(options.smppPort, host);
+  let httpPort: number;
+  try {
+    httpPort = await listenHttp(http, options.httpPort, host);
+  } catch (error) {
+    await smpp.close();
+    throw error;
+  }
+  return {
+    host,
+    smppPort,
+    httpPort,
+    stats: () => ({ ...state.stats }),
+    messages: (to) => state.messages(to),
+    stop: async () => {
+      http.closeAllConnections();
+      await Promise.all([smpp.close(), new Promise<void>((resolve) => http.close(() => resolve()))]);
+    },
+  };
+}

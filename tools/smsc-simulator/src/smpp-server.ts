@@ -1,0 +1,238 @@
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import type { Logger } from 'pino';
+import { encodeGsm } from './gsm';
+import { CommandId, CommandStatus, encodePdu, isResponse, type Pdu, PduError, PduFramer } from './pdu';
+import { SlidingWindowLimiter } from './rate-limiter';
+import { messageState, receiptText } from './receipt';
+import type { SimulatorState } from './state';
+import type { PendingReceipt, SubmitHandler } from './submit-handler';
+import { deliverReceiptBody, parseBind, parseSubmitSm, type SubmitSm } from './submit-sm';
+
+export interface SmppServerOptions {
+  /** When set, binds must use this system_id and password; otherwise any are accepted. */
+  systemId: string;
+  password: string;
+  /** Delay before each submit_sm_resp. */
+  latencyMs: number;
+  /** Delay between a submit_sm_resp and its delivery receipt. */
+  receiptDelayMs: number;
+  /** submit_sm per bind in any sliding second above which ESME_RTHROTTLED is answered (0 = unlimited). */
+  maxRatePerSecond: number;
+}
+
+type BindMode = 'transmitter' | 'receiver' | 'transceiver';
+
+const BIND_MODES: Readonly<Record<number, BindMode>> = {
+  [CommandId.bind_transmitter]: 'transmitter',
+  [CommandId.bind_receiver]: 'receiver',
+  [CommandId.bind_transceiver]: 'transceiver',
+};
+
+/** Receipts kept per system_id while no bind of it can receive them. */
+const MAX_QUEUED_RECEIPTS = 10_000;
+
+interface Session {
+  readonly id: number;
+  readonly socket: Socket;
+  systemId: string | null;
+  mode: BindMode | null;
+  sequence: number;
+  outstanding: number;
+  readonly limiter: SlidingWindowLimiter;
+}
+
+const canReceive = (session: Session): boolean => session.mode === 'receiver' || session.mode === 'transceiver';
+const canTransmit = (session: Session): boolean => session.mode === 'transmitter' || session.mode === 'transceiver';
+
+/** The SMPP side of the simulator: binds, enquire_link, unbind, submit_sm and delivery receipts. */
+export class SmppServer {
+  private readonly server: Server;
+  private readonly sessions = new Set<Session>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly queuedReceipts = new Map<string, PendingReceipt[]>();
+  private nextSessionId = 1;
+
+  constructor(
+    private readonly options: SmppServerOptions,
+    private readonly state: SimulatorState,
+    private readonly submits: SubmitHandler,
+    private readonly logger: Logger,
+  ) {
+    this.server = createServer((socket) => this.accept(socket));
+  }
+
+  /** Listens; resolves with the port (useful with port 0). */
+  listen(port: number, host: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen({ port, host }, () => {
+        this.server.off('error', reject);
+        resolve((this.server.address() as AddressInfo).port);
+      });
+    });
+  }
+
+  /** Stops listening and drops every connection at once, as a crashed SMSC would. */
+  close(): Promise<void> {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    for (const session of this.sessions) session.socket.destroy();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  private accept(socket: Socket): void {
+    const session: Session = {
+      id: this.nextSessionId++,
+      socket,
+      systemId: null,
+      mode: null,
+      sequence: 0,
+      outstanding: 0,
+      limiter: new SlidingWindowLimiter(this.options.maxRatePerSecond),
+    };
+    this.sessions.add(session);
+    socket.setNoDelay(true);
+    const framer = new PduFramer();
+    socket.on('data', (chunk: Buffer) => {
+      try {
+        for (const pdu of framer.push(chunk)) this.handle(session, pdu);
+      } catch (error) {
+        const status = error instanceof PduError ? error.status : CommandStatus.ESME_RSYSERR;
+        this.logger.warn({ event: 'bad_pdu', session: session.id, error: String(error) });
+        this.write(session, encodePdu(CommandId.generic_nack, status, 0));
+        socket.end();
+      }
+    });
+    socket.on('error', (error) => this.logger.debug({ event: 'socket_error', session: session.id, error: error.message }));
+    socket.on('close', () => {
+      this.sessions.delete(session);
+      if (session.mode) this.logger.info({ event: 'disconnected', session: session.id, systemId: session.systemId });
+    });
+  }
+
+  private handle(session: Session, pdu: Pdu): void {
+    const respond = (status: number, body?: Buffer): void =>
+      this.write(session, encodePdu((pdu.commandId | 0x80000000) >>> 0, status, pdu.sequence, status === 0 ? body : undefined));
+    try {
+      if (BIND_MODES[pdu.commandId]) return this.bind(session, pdu, respond);
+      switch (pdu.commandId) {
+        case CommandId.enquire_link:
+          return respond(0);
+        case CommandId.unbind:
+          respond(0);
+          session.socket.end();
+          return;
+        case CommandId.submit_sm:
+          return this.submit(session, pdu, respond);
+        default:
+          if (isResponse(pdu.commandId)) return; // deliver_sm_resp, enquire_link_resp, generic_nack
+          this.write(session, encodePdu(CommandId.generic_nack, CommandStatus.ESME_RINVCMDID, pdu.sequence));
+      }
+    } catch (error) {
+      if (!(error instanceof PduError)) throw error;
+      respond(error.status);
+    }
+  }
+
+  private bind(session: Session, pdu: Pdu, respond: (status: number, body?: Buffer) => void): void {
+    if (session.mode) return respond(CommandStatus.ESME_RALYBND);
+    const request = parseBind(pdu.body);
+    const { systemId, password } = this.options;
+    const refused =
+      systemId && request.systemId !== systemId
+        ? CommandStatus.ESME_RINVSYSID
+        : password && request.password !== password
+          ? CommandStatus.ESME_RINVPASWD
+          : 0;
+    if (refused) {
+      this.logger.warn({ event: 'bind_refused', session: session.id, systemId: request.systemId, status: refused });
+      respond(refused);
+      session.socket.end();
+      return;
+    }
+    session.systemId = request.systemId;
+    session.mode = BIND_MODES[pdu.commandId];
+    this.state.stats.binds += 1;
+    respond(0, Buffer.from('smsc-simulator\0', 'latin1'));
+    this.logger.info({ event: 'bound', session: session.id, systemId: request.systemId, mode: session.mode });
+    if (canReceive(session)) this.flushReceipts(request.systemId);
+  }
+
+  private submit(session: Session, pdu: Pdu, respond: (status: number, body?: Buffer) => void): void {
+    const { stats } = this.state;
+    stats.submits += 1;
+    if (!canTransmit(session) || session.systemId === null) {
+      stats.rejected += 1;
+      return respond(CommandStatus.ESME_RINVBNDSTS);
+    }
+    if (!session.limiter.tryAcquire()) {
+      stats.throttled += 1;
+      this.logger.debug({ event: 'throttled', session: session.id });
+      return respond(CommandStatus.ESME_RTHROTTLED);
+    }
+    let submit: SubmitSm;
+    try {
+      submit = parseSubmitSm(pdu.body);
+    } catch (error) {
+      if (!(error instanceof PduError)) throw error;
+      stats.rejected += 1;
+      return respond(error.status);
+    }
+    const result = this.submits.handle(session.systemId, submit);
+    session.outstanding += 1;
+    stats.max_outstanding = Math.max(stats.max_outstanding, session.outstanding);
+    this.after(this.options.latencyMs, () => {
+      session.outstanding -= 1;
+      respond(result.status, result.messageId === undefined ? undefined : Buffer.from(`${result.messageId}\0`, 'latin1'));
+      const { receipt } = result;
+      if (receipt) this.after(this.options.receiptDelayMs, () => this.sendReceipt(receipt, session));
+    });
+  }
+
+  /** To the bind the part came from if it can still receive, else another of its system_id, else later. */
+  private sendReceipt(receipt: PendingReceipt, origin?: Session): void {
+    const target = [origin, ...this.sessions].find(
+      (session) => session && this.sessions.has(session) && canReceive(session) && session.systemId === receipt.systemId && session.socket.writable,
+    );
+    if (!target) {
+      const queue = this.queuedReceipts.get(receipt.systemId) ?? [];
+      if (queue.length < MAX_QUEUED_RECEIPTS) queue.push(receipt);
+      this.queuedReceipts.set(receipt.systemId, queue);
+      return;
+    }
+    const text = receiptText({ messageId: receipt.messageId, submittedAt: receipt.submittedAt, doneAt: new Date(), stat: receipt.stat, text: receipt.text });
+    const body = deliverReceiptBody({
+      source: receipt.handset,
+      sourceTon: 1,
+      destination: receipt.sender,
+      destinationTon: receipt.senderTon,
+      text: encodeGsm(text),
+      receiptedMessageId: receipt.messageId,
+      messageState: messageState(receipt.stat),
+    });
+    target.sequence = target.sequence >= 0x7fffffff ? 1 : target.sequence + 1;
+    this.write(target, encodePdu(CommandId.deliver_sm, 0, target.sequence, body));
+    this.state.stats.receipts_sent += 1;
+    this.logger.debug({ event: 'receipt', session: target.id, messageId: receipt.messageId, stat: receipt.stat });
+  }
+
+  private flushReceipts(systemId: string): void {
+    const queue = this.queuedReceipts.get(systemId);
+    this.queuedReceipts.delete(systemId);
+    for (const receipt of queue ?? []) this.sendReceipt(receipt);
+  }
+
+  /** Runs fn after ms (at once when 0); pending runs are dropped by close(). */
+  private after(ms: number, fn: () => void): void {
+    if (ms <= 0) return fn();
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      fn();
+    }, ms);
+    this.timers.add(timer);
+  }
+
+  private write(session: Session, pdu: Buffer): void {
+    if (session.socket.writable) session.socket.write(pdu);
+  }
+}
