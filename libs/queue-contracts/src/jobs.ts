@@ -16,12 +16,18 @@ export interface QueueProbeResult {
   probeId: string;
 }
 
+/** Submit every part of one message to a carrier; the message row says what and to whom. */
+export interface SmsSubmitJob {
+  name: 'sms.submit';
+  data: { messageId: string };
+}
+
 /**
  * The jobs each queue carries, as discriminated unions of `{ name, data }`. Later capabilities
  * add their job types here, and the start-up check makes every consumer handle them.
  */
 export interface QueueJobs {
-  [QueueName.SmsDispatch]: QueueProbeJob;
+  [QueueName.SmsDispatch]: QueueProbeJob | SmsSubmitJob;
   [QueueName.OtpDispatch]: QueueProbeJob;
   [QueueName.OtpDeliver]: QueueProbeJob;
   [QueueName.DeliveryEvents]: QueueProbeJob;
@@ -35,7 +41,7 @@ export type JobDataOf<Q extends QueueName, N extends JobNameOf<Q>> = Extract<Job
 
 /** The same unions as runtime lists, for the start-up check that each has exactly one handler. */
 export const QUEUE_JOB_NAMES: { readonly [Q in QueueName]: readonly JobNameOf<Q>[] } = Object.freeze({
-  [QueueName.SmsDispatch]: ['queue.probe'],
+  [QueueName.SmsDispatch]: ['queue.probe', 'sms.submit'],
   [QueueName.OtpDispatch]: ['queue.probe'],
   [QueueName.OtpDeliver]: ['queue.probe'],
   [QueueName.DeliveryEvents]: ['queue.probe'],

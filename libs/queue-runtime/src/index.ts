@@ -7,3 +7,4 @@ export * from './queue-worker.host';
 export * from './queue-probe.handler';
 export * from './queue.module';
 export * from './probe-queues';
+export * from './outbox-relay';

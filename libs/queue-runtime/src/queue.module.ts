@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { OutboxRelay } from './outbox-relay';
 import { QUEUE_RUNTIME_OPTIONS, type QueueRuntimeOptions } from './queue-options';
 import { probeHandlersFor } from './queue-probe.handler';
 import { QueueProducer } from './queue-producer';
@@ -17,9 +18,10 @@ export class QueueModule {
         { provide: QUEUE_RUNTIME_OPTIONS, useValue: options },
         QueueProducer,
         QueueWorkerHost,
+        OutboxRelay,
         ...probeHandlersFor(options.consume),
       ],
-      exports: [QUEUE_RUNTIME_OPTIONS, QueueProducer, QueueWorkerHost],
+      exports: [QUEUE_RUNTIME_OPTIONS, QueueProducer, QueueWorkerHost, OutboxRelay],
     };
   }
 }

@@ -1,2 +1,5 @@
 export * from './part-references';
 export * from './sms-acceptance';
+export * from './message-cancellation';
+export * from './message-view';
+export * from './dispatch-store';

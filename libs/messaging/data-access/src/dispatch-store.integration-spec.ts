@@ -1,0 +1,86 @@
+import { AccountsService } from '@mp/accounts';
+import { DEFAULT_PRICES } from '@mp/billing-domain';
+import { openTestDataSource } from '@mp/testing';
+import type { DataSource } from 'typeorm';
+import { DispatchStore, finalMessageState } from './dispatch-store';
+import { SmsAcceptanceService } from './sms-acceptance';
+
+describe('DispatchStore (PostgreSQL)', () => {
+  let db: DataSource;
+  let store: DispatchStore;
+  let send: (body: string, scheduledAt?: Date) => Promise<string>;
+
+  beforeAll(async () => {
+    db = await openTestDataSource();
+    store = new DispatchStore(db);
+    const accounts = new AccountsService(db, 'dispatch-pepper-'.padEnd(40, 'x'));
+    const { company_id } = await accounts.createCompany({ name: 'Dispatch', balance: '10' });
+    const acceptance = new SmsAcceptanceService(db);
+    send = async (body, scheduledAt) => {
+      const accepted = await acceptance.accept(
+        { companyId: company_id, sender: 'Acme', route: 'auto', body, recipients: ['+33612345678'], reference: null, webhookUrl: null, scheduledAt: scheduledAt ?? null },
+        DEFAULT_PRICES,
+        (messageId) => ({ queue: 'sms.dispatch', jobName: 'sms.submit', jobId: `sms-${messageId}`, data: { messageId }, priority: null }),
+      );
+      return accepted.messages[0].messageId;
+    };
+  });
+  afterAll(() => db.destroy());
+
+  const statusOf = async (id: string) => (await db.query(`SELECT status FROM messages WHERE id = $1`, [id]))[0].status as string;
+
+  it('moves a message queued → sent → delivered once every part is delivered', async () => {
+    const id = await send('x'.repeat(200));
+    expect(await store.recordSubmitted(id, 1, 'c-1a')).toEqual([{ messageId: id, status: 'sent' }]);
+    expect(await store.recordSubmitted(id, 2, 'c-1b')).toEqual([]);
+    expect(await store.applyReceipt({ carrierMessageId: 'c-1a', stat: 'DELIVRD', err: '000', doneAt: null })).toBeNull();
+    expect(await store.applyReceipt({ carrierMessageId: 'c-1b', stat: 'DELIVRD', err: '000', doneAt: null })).toEqual({ messageId: id, status: 'delivered' });
+    expect(await statusOf(id)).toBe('delivered');
+    expect(await store.applyReceipt({ carrierMessageId: 'c-1b', stat: 'DELIVRD', err: '000', doneAt: null })).toBeNull();
+  });
+
+  it('keeps a receipt that overtakes its submit response and applies it when the part is recorded', async () => {
+    const id = await send('early');
+    expect(await store.applyReceipt({ carrierMessageId: 'c-2', stat: 'DELIVRD', err: '000', doneAt: null })).toBeNull();
+    expect(await store.recordSubmitted(id, 1, 'c-2')).toEqual([
+      { messageId: id, status: 'sent' },
+      { messageId: id, status: 'delivered' },
+    ]);
+    expect(await statusOf(id)).toBe('delivered');
+  });
+
+  it('settles two parts whose receipts are applied at the same moment', async () => {
+    for (let round = 0; round < 10; round++) {
+      const id = await send('y'.repeat(200));
+      await store.recordSubmitted(id, 1, `c-3a-${round}`);
+      await store.recordSubmitted(id, 2, `c-3b-${round}`);
+      await Promise.all([
+        store.applyReceipt({ carrierMessageId: `c-3a-${round}`, stat: 'DELIVRD', err: '000', doneAt: null }),
+        store.applyReceipt({ carrierMessageId: `c-3b-${round}`, stat: 'UNDELIV', err: '001', doneAt: null }),
+      ]);
+      expect(await statusOf(id)).toBe('undelivered');
+    }
+  });
+
+  it('does not release a scheduled message that was cancelled first', async () => {
+    const id = await send('later', new Date(Date.now() + 60_000));
+    await db.query(`UPDATE messages SET status = 'cancelled' WHERE id = $1`, [id]);
+    expect(await store.release(id)).toBe('cancelled');
+    const other = await send('later too', new Date(Date.now() + 60_000));
+    expect(await store.release(other)).toBe('queued');
+  });
+
+  it('fails a message whose every part the carrier refused', async () => {
+    const id = await send('refused');
+    expect(await store.recordPartFailed(id, 1, 'smpp:11', 'invalid destination')).toEqual({ messageId: id, status: 'failed' });
+    const [row] = await db.query(`SELECT status, error_code FROM messages WHERE id = $1`, [id]);
+    expect(row).toEqual({ status: 'failed', error_code: 'smpp:11' });
+  });
+
+  it('derives one state from several parts', () => {
+    expect(finalMessageState(['delivered', 'delivered'])).toBe('delivered');
+    expect(finalMessageState(['delivered', 'expired'])).toBe('expired');
+    expect(finalMessageState(['failed', 'failed'])).toBe('failed');
+    expect(finalMessageState(['delivered', 'failed'])).toBe('undelivered');
+  });
+});

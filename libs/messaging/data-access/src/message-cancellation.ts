@@ -1,0 +1,48 @@
+import { parseMoney, type Money } from '@mp/billing-domain';
+import { LedgerRepository } from '@mp/persistence';
+import type { DataSource } from 'typeorm';
+
+export type Cancellation =
+  | { outcome: 'cancelled'; refunded: Money; balance: Money }
+  | { outcome: 'not-cancellable'; status: string }
+  | { outcome: 'not-found' };
+
+/**
+ * Cancels a scheduled message and refunds it, once: the status change and the refund are one
+ * transaction, and only a message still `scheduled` can change. A dispatcher that picks the
+ * message up at the same moment moves it out of `scheduled` first, so exactly one of them wins.
+ */
+export class MessageCancellationService {
+  private readonly ledger: LedgerRepository;
+
+  constructor(private readonly db: DataSource) {
+    this.ledger = new LedgerRepository(db);
+  }
+
+  async cancel(companyId: string, messageId: string): Promise<Cancellation> {
+    return this.db.transaction(async (manager) => {
+      const rows: { cost: string }[] = await manager.query(
+        // A CTE, so the driver answers rows (a bare UPDATE … RETURNING answers [rows, count]).
+        `WITH cancelled AS (
+           UPDATE messages SET status = 'cancelled', cancelled_at = now(), updated_at = now(), refunded = cost
+           WHERE id = $1 AND company_id = $2 AND status = 'scheduled'
+           RETURNING cost)
+         SELECT cost FROM cancelled`,
+        [messageId, companyId],
+      );
+      if (rows.length === 0) {
+        const existing: { status: string }[] = await manager.query(`SELECT status FROM messages WHERE id = $1 AND company_id = $2`, [
+          messageId,
+          companyId,
+        ]);
+        return existing.length === 0 ? { outcome: 'not-found' } : { outcome: 'not-cancellable', status: existing[0].status };
+      }
+      const refunded = parseMoney(rows[0].cost);
+      const balance = await this.ledger.apply(
+        { companyId, kind: 'refund', amount: refunded, reference: `message:${messageId}`, description: 'scheduled message cancelled' },
+        manager,
+      );
+      return { outcome: 'cancelled', refunded, balance };
+    });
+  }
+}
