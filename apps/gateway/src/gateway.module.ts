@@ -7,6 +7,8 @@ import { AuthModule } from './auth/auth.module';
 import { BalanceModule } from './balance/balance.module';
 import { GatewayEnv } from './gateway.env';
 import { GatewayHealthController } from './health/gateway-health.controller';
+import { IdempotencyModule } from './idempotency/idempotency.module';
+import { SmsModule } from './sms/sms.module';
 
 export const APP_NAME = 'gateway';
 
@@ -22,6 +24,8 @@ export class GatewayModule {
         HealthModule,
         AuthModule,
         BalanceModule,
+        SmsModule,
+        IdempotencyModule,
       ],
       controllers: [GatewayHealthController],
     };

@@ -1,0 +1,115 @@
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { moneyToJson } from '@mp/billing-domain';
+import { ApiError } from '@mp/http-kit';
+import {
+  findMessageView,
+  MessageCancellationService,
+  NoPriceError,
+  SendNotAffordableError,
+  SmsAcceptanceService,
+  type DispatchJobFactory,
+} from '@mp/messaging';
+import { INVALID_PHONE_NUMBER, parseRecipients, SmsTextError } from '@mp/messaging-domain';
+import { QueueName } from '@mp/queue-contracts';
+import { OutboxRelay } from '@mp/queue-runtime';
+import { DataSource } from 'typeorm';
+import { PriceBook } from './price-book.service';
+import { MAX_RECIPIENTS_PER_SEND, resolveSmsRequest, type SmsRequest } from './sms-request';
+import { multiRecipientResponse, singleRecipientResponse } from './sms-responses';
+import type { SmsSendDto } from './sms-send.dto';
+
+const dispatchJob: DispatchJobFactory = (messageId) => ({
+  queue: QueueName.SmsDispatch,
+  jobName: 'sms.submit',
+  jobId: `sms-${messageId}`,
+  data: { messageId },
+  priority: null,
+});
+
+@Injectable()
+export class SmsService {
+  private readonly acceptance: SmsAcceptanceService;
+  private readonly cancellation: MessageCancellationService;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly priceBook: PriceBook,
+    private readonly relay: OutboxRelay,
+  ) {
+    this.acceptance = new SmsAcceptanceService(db);
+    this.cancellation = new MessageCancellationService(db);
+  }
+
+  async send(companyId: string, dto: SmsSendDto) {
+    const request = this.resolve(dto);
+    const list = parseRecipients(request.recipients);
+    if (list.total > MAX_RECIPIENTS_PER_SEND) {
+      throw badRequest(`at most ${MAX_RECIPIENTS_PER_SEND} recipients per request; use POST /sms/send-bulk for more`);
+    }
+    if (list.valid.length === 0) {
+      throw new ApiError(HttpStatus.BAD_REQUEST, INVALID_PHONE_NUMBER, list.total > 1 ? { failed_numbers: list.invalid } : {});
+    }
+    const accepted = await this.acceptance
+      .accept(
+        {
+          companyId,
+          sender: request.sender,
+          route: request.route,
+          body: request.message,
+          recipients: list.valid.map((entry) => entry.e164),
+          reference: request.reference,
+          webhookUrl: request.webhookUrl,
+          scheduledAt: request.scheduledAt,
+        },
+        await this.priceBook.rules(),
+        dispatchJob,
+      )
+      .catch(mapAcceptanceError);
+    await this.relay.relay(accepted.outbox.ids, accepted.outbox.jobs);
+    return list.total === 1 ? singleRecipientResponse(request, accepted) : multiRecipientResponse(list, accepted);
+  }
+
+  async find(companyId: string, messageId: string) {
+    const view = await findMessageView(this.db, companyId, messageId);
+    if (!view) throw new ApiError(HttpStatus.NOT_FOUND, 'Message not found');
+    return { status: 'success' as const, message: 'Message retrieved', data: view };
+  }
+
+  async cancel(companyId: string, messageId: string) {
+    const view = await findMessageView(this.db, companyId, messageId);
+    if (!view) throw new ApiError(HttpStatus.NOT_FOUND, 'Message not found');
+    const result = await this.cancellation.cancel(companyId, messageId);
+    if (result.outcome === 'not-found') throw new ApiError(HttpStatus.NOT_FOUND, 'Message not found');
+    if (result.outcome === 'not-cancellable') {
+      throw new ApiError(HttpStatus.CONFLICT, `Only a scheduled message can be cancelled; this one is ${result.status}`, { status: result.status });
+    }
+    await this.relay.removeJob(QueueName.SmsDispatch, `sms-${messageId}`);
+    return {
+      status: 'success' as const,
+      message: 'Scheduled message cancelled and refunded',
+      data: { message_id: messageId, status: 'cancelled', refunded: moneyToJson(result.refunded), balance: moneyToJson(result.balance) },
+    };
+  }
+
+  private resolve(dto: SmsSendDto): SmsRequest {
+    const resolved = resolveSmsRequest(dto);
+    if (!resolved.ok) throw badRequest(resolved.error);
+    return resolved.request;
+  }
+}
+
+function badRequest(error: string): ApiError {
+  return new ApiError(HttpStatus.BAD_REQUEST, error);
+}
+
+function mapAcceptanceError(error: unknown): never {
+  if (error instanceof SendNotAffordableError) {
+    throw new ApiError(HttpStatus.PAYMENT_REQUIRED, 'Insufficient balance', {
+      balance: moneyToJson(error.balance),
+      cost: moneyToJson(error.cost),
+    });
+  }
+  if (error instanceof SmsTextError) throw badRequest(error.message);
+  if (error instanceof NoPriceError) throw badRequest(error.message);
+  throw error;
+}

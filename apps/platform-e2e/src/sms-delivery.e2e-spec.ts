@@ -1,0 +1,104 @@
+import { admin, freePort, startStack, type RunningStack } from '@mp/testing';
+
+interface Company {
+  api_key: string;
+  api_secret: string;
+}
+interface Handset {
+  message_id: string;
+  from: string;
+  to: string;
+  text: string;
+  parts: number;
+}
+
+/** From the HTTP call, through the queue and SMPP, to "the phone" (the SMSC simulator) and back as receipts. */
+describe('SMS delivery end to end', () => {
+  let stack: RunningStack;
+  let company: Company;
+  let simulatorUrl: string;
+
+  const send = async (body: Record<string, unknown>) => {
+    const response = await fetch(`${stack.gatewayUrl}/sms/send`, {
+      method: 'POST',
+      headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { data: { message_id: string } }).data.message_id;
+  };
+  const view = async (id: string) =>
+    (
+      (await (
+        await fetch(`${stack.gatewayUrl}/sms/${id}`, { headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret } })
+      ).json()) as { data: Record<string, unknown> }
+    ).data;
+  const handset = async (to: string) => (await (await fetch(`${simulatorUrl}/messages?to=${encodeURIComponent(to)}`)).json()) as Handset[];
+
+  async function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await probe();
+      if (done(value) || Date.now() > deadline) return value;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  beforeAll(async () => {
+    await admin(['db:migrate']);
+    company = (await admin(['company:create', '--name', 'Deliver', '--balance', '5'])) as unknown as Company;
+    const httpPort = await freePort();
+    simulatorUrl = `http://127.0.0.1:${httpPort}`;
+    stack = await startStack({ apps: ['gateway', 'sms-dispatcher', 'smsc-simulator'], env: { SMSC_SIMULATOR_PORT: String(httpPort) } });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('delivers a single-part text: the handset shows it, the message ends delivered with timestamps', async () => {
+    const id = await send({ to: '+33612345678', message: 'Your parcel is on its way', from: 'Acme' });
+    const final = await eventually(() => view(id), (v) => v['status'] === 'delivered');
+    expect(final).toMatchObject({ status: 'delivered', parts: 1 });
+    expect(final['sent_at']).toEqual(expect.any(String));
+    expect(final['completed_at']).toEqual(expect.any(String));
+    const received = await handset('+33612345678');
+    expect(received.filter((m) => m.text === 'Your parcel is on its way')).toEqual([
+      expect.objectContaining({ from: 'Acme', to: '+33612345678', parts: 1 }),
+    ]);
+  });
+
+  it('delivers a multipart GSM text whole, with its extension characters', async () => {
+    const text = `Long [notice] with {braces} and € signs: ${'0123456789'.repeat(30)}`;
+    const id = await send({ to: '+447911123456', message: text });
+    const final = await eventually(() => view(id), (v) => v['status'] === 'delivered');
+    expect(final['parts']).toBe(3);
+    const received = await eventually(() => handset('+447911123456'), (list) => list.some((m) => m.text === text));
+    expect(received.filter((m) => m.text === text)).toEqual([expect.objectContaining({ parts: 3 })]);
+  });
+
+  it('delivers a UCS-2 text with emoji in 67-unit parts, never splitting a surrogate pair', async () => {
+    const text = `Привет 😀 ${'ж'.repeat(60)}😀${'ж'.repeat(10)}`;
+    const id = await send({ to: '+14155552671', message: text });
+    await eventually(() => view(id), (v) => v['status'] === 'delivered');
+    const received = await eventually(() => handset('+14155552671'), (list) => list.some((m) => m.text === text));
+    expect(received.filter((m) => m.text === text)).toEqual([expect.objectContaining({ parts: 2 })]);
+  });
+
+  it('holds a scheduled message until its time, then delivers it', async () => {
+    const at = new Date(Date.now() + 3_000).toISOString();
+    const id = await send({ to: '+4915112345678', message: 'On time', scheduled_time: at });
+    expect((await view(id))['status']).toBe('scheduled');
+    expect((await handset('+4915112345678')).some((m) => m.text === 'On time')).toBe(false);
+    const final = await eventually(() => view(id), (v) => v['status'] === 'delivered', 30_000);
+    expect(final['status']).toBe('delivered');
+    expect(new Date(String(final['sent_at'])).getTime()).toBeGreaterThanOrEqual(new Date(at).getTime());
+  });
+
+  it('sends each recipient of a multi-recipient request once', async () => {
+    await send({ to: '+33611111111, +33622222222; +33611111111', message: 'Team update' });
+    for (const number of ['+33611111111', '+33622222222']) {
+      const received = await eventually(() => handset(number), (list) => list.some((m) => m.text === 'Team update'));
+      expect(received.filter((m) => m.text === 'Team update')).toHaveLength(1);
+    }
+  });
+});

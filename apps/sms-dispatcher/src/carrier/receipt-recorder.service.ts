@@ -1,0 +1,37 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import type { DeliveryReceipt } from '@mp/carrier';
+import { DispatchStore } from '@mp/messaging';
+import { DataSource } from 'typeorm';
+import { CarrierPool } from './carrier-pool.service';
+
+/**
+ * Stores every delivery receipt and moves its part (and, once all parts are final, its message).
+ * The deliver_sm is acknowledged only after the receipt is stored; if storing fails the SMSC is
+ * told so (ESME_RX_T_APPN) and sends it again.
+ */
+@Injectable()
+export class ReceiptRecorder implements OnModuleInit {
+  private readonly logger = new Logger('ReceiptRecorder');
+  private readonly store: DispatchStore;
+
+  constructor(
+    dataSource: DataSource,
+    private readonly carrier: CarrierPool,
+  ) {
+    this.store = new DispatchStore(dataSource);
+  }
+
+  onModuleInit(): void {
+    this.carrier.onReceipt((receipt) => this.record(receipt));
+  }
+
+  async record(receipt: DeliveryReceipt): Promise<void> {
+    try {
+      const transition = await this.store.applyReceipt(receipt);
+      if (transition) this.logger.log({ msg: 'message settled', ...transition });
+    } catch (error) {
+      this.logger.error({ msg: 'could not record a delivery receipt; the SMSC will resend it', carrierMessageId: receipt.carrierMessageId, err: error });
+      throw error;
+    }
+  }
+}

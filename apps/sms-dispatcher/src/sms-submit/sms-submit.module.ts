@@ -1,0 +1,9 @@
+import { Module } from '@nestjs/common';
+import { CarrierPool } from '../carrier/carrier-pool.service';
+import { ReceiptRecorder } from '../carrier/receipt-recorder.service';
+import { OutboxSweeper } from '../outbox-sweeper.service';
+import { SmsSubmitProcessor } from './sms-submit.processor';
+import { SmsSubmitter } from './sms-submitter.service';
+
+@Module({ providers: [CarrierPool, ReceiptRecorder, SmsSubmitter, SmsSubmitProcessor, OutboxSweeper] })
+export class SmsSubmitModule {}

@@ -1,0 +1,14 @@
+import { Injectable } from '@nestjs/common';
+import { QueueName, type JobDataOf } from '@mp/queue-contracts';
+import { JobHandler } from '@mp/queue-runtime';
+import { SmsSubmitter } from './sms-submitter.service';
+
+@Injectable()
+export class SmsSubmitProcessor {
+  constructor(private readonly submitter: SmsSubmitter) {}
+
+  @JobHandler(QueueName.SmsDispatch, 'sms.submit')
+  handle(data: JobDataOf<typeof QueueName.SmsDispatch, 'sms.submit'>) {
+    return this.submitter.submit(data.messageId);
+  }
+}
