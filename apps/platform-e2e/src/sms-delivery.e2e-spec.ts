@@ -102,3 +102,41 @@ describe('SMS delivery end to end', () => {
     }
   });
 });
+
+/** A carrier that refuses every submit: the message fails and the billing app refunds it, once. */
+describe('SMS refused by the carrier', () => {
+  let stack: RunningStack;
+  let company: Company;
+
+  beforeAll(async () => {
+    await admin(['db:migrate']);
+    company = (await admin(['company:create', '--name', 'Refused', '--balance', '1'])) as unknown as Company;
+    stack = await startStack({ apps: ['gateway', 'sms-dispatcher', 'smsc-simulator', 'billing'], env: { SMSC_REJECT_RATE: '1' } });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const get = async (path: string) =>
+    ((await (await fetch(`${stack.gatewayUrl}${path}`, { headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret } })).json()) as {
+      data: Record<string, unknown>;
+    }).data;
+
+  it('fails the message and refunds every part that never reached a carrier', async () => {
+    const response = await fetch(`${stack.gatewayUrl}/sms/send`, {
+      method: 'POST',
+      headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret, 'content-type': 'application/json' },
+      body: JSON.stringify({ to: '+33612345678', message: 'r'.repeat(200) }),
+    });
+    const sent = (await response.json()) as { data: { message_id: string; balance: number; cost: number } };
+    expect(sent.data).toMatchObject({ cost: 0.02, balance: 0.98 });
+    const deadline = Date.now() + 30_000;
+    let view = await get(`/sms/${sent.data.message_id}`);
+    while ((view['status'] !== 'failed' || view['refunded'] !== 0.02) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      view = await get(`/sms/${sent.data.message_id}`);
+    }
+    expect(view).toMatchObject({ status: 'failed', refunded: 0.02, error_code: expect.stringMatching(/^smpp:/) });
+    expect((await get('/balance'))['balance']).toBe(1);
+  });
+});

@@ -22,6 +22,27 @@ export interface SmsSubmitJob {
   data: { messageId: string };
 }
 
+/** States a message can move to, as the dispatcher records them. */
+export type MessageEventStatus = 'sent' | 'delivered' | 'undelivered' | 'expired' | 'rejected' | 'failed';
+
+/** A message changed state: webhooks are derived from it. One job per (message, status). */
+export interface MessageStatusJob {
+  name: 'message.status';
+  data: { messageId: string; status: MessageEventStatus; occurredAt: string };
+}
+
+/** One signed POST to a customer's webhook address, with its retries; the delivery row says what. */
+export interface WebhookDeliverJob {
+  name: 'webhook.deliver';
+  data: { deliveryId: string };
+}
+
+/** Refund the parts of a settled message that never reached a carrier; idempotent per message. */
+export interface RefundMessageJob {
+  name: 'billing.refund';
+  data: { messageId: string };
+}
+
 /**
  * The jobs each queue carries, as discriminated unions of `{ name, data }`. Later capabilities
  * add their job types here, and the start-up check makes every consumer handle them.
@@ -30,9 +51,9 @@ export interface QueueJobs {
   [QueueName.SmsDispatch]: QueueProbeJob | SmsSubmitJob;
   [QueueName.OtpDispatch]: QueueProbeJob;
   [QueueName.OtpDeliver]: QueueProbeJob;
-  [QueueName.DeliveryEvents]: QueueProbeJob;
-  [QueueName.WebhookDeliver]: QueueProbeJob;
-  [QueueName.BillingSettle]: QueueProbeJob;
+  [QueueName.DeliveryEvents]: QueueProbeJob | MessageStatusJob;
+  [QueueName.WebhookDeliver]: QueueProbeJob | WebhookDeliverJob;
+  [QueueName.BillingSettle]: QueueProbeJob | RefundMessageJob;
 }
 
 export type JobOf<Q extends QueueName> = QueueJobs[Q];
@@ -44,7 +65,7 @@ export const QUEUE_JOB_NAMES: { readonly [Q in QueueName]: readonly JobNameOf<Q>
   [QueueName.SmsDispatch]: ['queue.probe', 'sms.submit'],
   [QueueName.OtpDispatch]: ['queue.probe'],
   [QueueName.OtpDeliver]: ['queue.probe'],
-  [QueueName.DeliveryEvents]: ['queue.probe'],
-  [QueueName.WebhookDeliver]: ['queue.probe'],
-  [QueueName.BillingSettle]: ['queue.probe'],
+  [QueueName.DeliveryEvents]: ['queue.probe', 'message.status'],
+  [QueueName.WebhookDeliver]: ['queue.probe', 'webhook.deliver'],
+  [QueueName.BillingSettle]: ['queue.probe', 'billing.refund'],
 });

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import type { DeliveryReceipt } from '@mp/carrier';
 import { DispatchStore } from '@mp/messaging';
+import { OutboxRelay } from '@mp/queue-runtime';
 import { DataSource } from 'typeorm';
 import { CarrierPool } from './carrier-pool.service';
 
@@ -17,6 +18,7 @@ export class ReceiptRecorder implements OnModuleInit {
   constructor(
     dataSource: DataSource,
     private readonly carrier: CarrierPool,
+    private readonly relay: OutboxRelay,
   ) {
     this.store = new DispatchStore(dataSource);
   }
@@ -27,8 +29,9 @@ export class ReceiptRecorder implements OnModuleInit {
 
   async record(receipt: DeliveryReceipt): Promise<void> {
     try {
-      const transition = await this.store.applyReceipt(receipt);
-      if (transition) this.logger.log({ msg: 'message settled', ...transition });
+      const { transitions, outbox } = await this.store.applyReceipt(receipt);
+      for (const transition of transitions) this.logger.log({ msg: 'message settled', ...transition });
+      if (outbox.jobs.length > 0) await this.relay.relay(outbox.ids, outbox.jobs);
     } catch (error) {
       this.logger.error({ msg: 'could not record a delivery receipt; the SMSC will resend it', carrierMessageId: receipt.carrierMessageId, err: error });
       throw error;

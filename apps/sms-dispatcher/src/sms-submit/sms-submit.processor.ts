@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { QueueName, type JobDataOf } from '@mp/queue-contracts';
-import { JobHandler } from '@mp/queue-runtime';
+import { JobHandler, type JobContext } from '@mp/queue-runtime';
 import { SmsSubmitter } from './sms-submitter.service';
 
 @Injectable()
@@ -8,7 +8,7 @@ export class SmsSubmitProcessor {
   constructor(private readonly submitter: SmsSubmitter) {}
 
   @JobHandler(QueueName.SmsDispatch, 'sms.submit')
-  handle(data: JobDataOf<typeof QueueName.SmsDispatch, 'sms.submit'>) {
-    return this.submitter.submit(data.messageId);
+  handle(data: JobDataOf<typeof QueueName.SmsDispatch, 'sms.submit'>, context: JobContext) {
+    return this.submitter.submit(data.messageId, context.attempt);
   }
 }

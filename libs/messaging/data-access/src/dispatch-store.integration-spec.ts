@@ -31,18 +31,22 @@ describe('DispatchStore (PostgreSQL)', () => {
 
   it('moves a message queued → sent → delivered once every part is delivered', async () => {
     const id = await send('x'.repeat(200));
-    expect(await store.recordSubmitted(id, 1, 'c-1a')).toEqual([{ messageId: id, status: 'sent' }]);
-    expect(await store.recordSubmitted(id, 2, 'c-1b')).toEqual([]);
-    expect(await store.applyReceipt({ carrierMessageId: 'c-1a', stat: 'DELIVRD', err: '000', doneAt: null })).toBeNull();
-    expect(await store.applyReceipt({ carrierMessageId: 'c-1b', stat: 'DELIVRD', err: '000', doneAt: null })).toEqual({ messageId: id, status: 'delivered' });
+    expect((await store.recordSubmitted(id, 1, 'c-1a')).transitions).toEqual([{ messageId: id, status: 'sent' }]);
+    expect((await store.recordSubmitted(id, 2, 'c-1b')).transitions).toEqual([]);
+    expect((await store.applyReceipt({ carrierMessageId: 'c-1a', stat: 'DELIVRD', err: '000', doneAt: null })).transitions).toEqual([]);
+    const delivered = await store.applyReceipt({ carrierMessageId: 'c-1b', stat: 'DELIVRD', err: '000', doneAt: null });
+    expect(delivered.transitions).toEqual([{ messageId: id, status: 'delivered' }]);
+    expect(delivered.outbox.jobs.map((job) => job.jobId)).toEqual([`evt-${id}-delivered`]);
     expect(await statusOf(id)).toBe('delivered');
-    expect(await store.applyReceipt({ carrierMessageId: 'c-1b', stat: 'DELIVRD', err: '000', doneAt: null })).toBeNull();
+    expect((await store.applyReceipt({ carrierMessageId: 'c-1b', stat: 'DELIVRD', err: '000', doneAt: null })).transitions).toEqual([]);
+    const events = await db.query(`SELECT job_id FROM outbox WHERE job_id LIKE $1 ORDER BY id`, [`evt-${id}-%`]);
+    expect(events.map((e: { job_id: string }) => e.job_id)).toEqual([`evt-${id}-sent`, `evt-${id}-delivered`]);
   });
 
   it('keeps a receipt that overtakes its submit response and applies it when the part is recorded', async () => {
     const id = await send('early');
-    expect(await store.applyReceipt({ carrierMessageId: 'c-2', stat: 'DELIVRD', err: '000', doneAt: null })).toBeNull();
-    expect(await store.recordSubmitted(id, 1, 'c-2')).toEqual([
+    expect((await store.applyReceipt({ carrierMessageId: 'c-2', stat: 'DELIVRD', err: '000', doneAt: null })).transitions).toEqual([]);
+    expect((await store.recordSubmitted(id, 1, 'c-2')).transitions).toEqual([
       { messageId: id, status: 'sent' },
       { messageId: id, status: 'delivered' },
     ]);
@@ -72,7 +76,9 @@ describe('DispatchStore (PostgreSQL)', () => {
 
   it('fails a message whose every part the carrier refused', async () => {
     const id = await send('refused');
-    expect(await store.recordPartFailed(id, 1, 'smpp:11', 'invalid destination')).toEqual({ messageId: id, status: 'failed' });
+    const failed = await store.recordPartFailed(id, 1, 'smpp:11', 'invalid destination');
+    expect(failed.transitions).toEqual([{ messageId: id, status: 'failed' }]);
+    expect(failed.outbox.jobs.map((job) => job.jobId)).toEqual([`evt-${id}-failed`, `refund-${id}`]);
     const [row] = await db.query(`SELECT status, error_code FROM messages WHERE id = $1`, [id]);
     expect(row).toEqual({ status: 'failed', error_code: 'smpp:11' });
   });
@@ -82,5 +88,34 @@ describe('DispatchStore (PostgreSQL)', () => {
     expect(finalMessageState(['delivered', 'expired'])).toBe('expired');
     expect(finalMessageState(['failed', 'failed'])).toBe('failed');
     expect(finalMessageState(['delivered', 'failed'])).toBe('undelivered');
+  });
+});
+
+describe('MessageRefundService (PostgreSQL)', () => {
+  it('refunds the failed parts of a message once, however often it is asked', async () => {
+    const { MessageRefundService } = await import('./message-refund');
+    const { LedgerRepository } = await import('@mp/persistence');
+    const db = await openTestDataSource();
+    try {
+      const accounts = new AccountsService(db, 'refund-pepper-'.padEnd(40, 'x'));
+      const { company_id } = await accounts.createCompany({ name: 'Refund', balance: '1' });
+      const accepted = await new SmsAcceptanceService(db).accept(
+        { companyId: company_id, sender: 'Acme', route: 'auto', body: 'z'.repeat(300), recipients: ['+33612345678'], reference: null, webhookUrl: null, scheduledAt: null },
+        DEFAULT_PRICES,
+        (messageId) => ({ queue: 'sms.dispatch', jobName: 'sms.submit', jobId: `sms-${messageId}`, data: { messageId }, priority: null }),
+      );
+      const id = accepted.messages[0].messageId;
+      const store = new DispatchStore(db);
+      await store.recordSubmitted(id, 1, `r-${id}`);
+      await store.recordPartFailed(id, 2, 'smpp:69', 'refused');
+      const refunds = new MessageRefundService(db);
+      const outcomes = await Promise.all([refunds.refund(id), refunds.refund(id), refunds.refund(id)]);
+      expect(outcomes.filter((o) => o.refunded > 0n)).toEqual([expect.objectContaining({ refunded: 100n })]);
+      expect(await new LedgerRepository(db).findBalance(company_id)).toBe(10000n - 200n + 100n);
+      const [row] = await db.query(`SELECT refunded FROM messages WHERE id = $1`, [id]);
+      expect(row.refunded).toBe('0.0100');
+    } finally {
+      await db.destroy();
+    }
   });
 });

@@ -1,4 +1,7 @@
+import { OutboxRepository, type OutboxJob } from '@mp/persistence';
+import type { MessageEventStatus } from '@mp/queue-contracts';
 import type { DataSource, EntityManager } from 'typeorm';
+import { jobsForTransition, type MessageTransition } from './message-events';
 
 export interface DispatchPart {
   index: number;
@@ -29,9 +32,10 @@ const FINAL_RECEIPT_STATES: Record<string, string> = {
 
 const MESSAGE_FINAL = ['delivered', 'undelivered', 'expired', 'rejected', 'failed', 'cancelled'];
 
-export interface MessageTransition {
-  messageId: string;
-  status: string;
+/** What a write changed, and the outbox jobs committed with it, for the caller to relay. */
+export interface DispatchResult {
+  transitions: MessageTransition[];
+  outbox: { ids: string[]; jobs: OutboxJob[] };
 }
 
 /**
@@ -39,7 +43,11 @@ export interface MessageTransition {
  * from, so a job that runs twice, or a receipt that arrives twice or early, changes nothing twice.
  */
 export class DispatchStore {
-  constructor(private readonly db: DataSource) {}
+  private readonly outbox: OutboxRepository;
+
+  constructor(private readonly db: DataSource) {
+    this.outbox = new OutboxRepository(db);
+  }
 
   async load(messageId: string): Promise<DispatchMessage | null> {
     const rows: { id: string; status: string; sender: string; recipient: string; body: string; route: string }[] = await this.db.query(
@@ -75,8 +83,8 @@ export class DispatchStore {
   }
 
   /** The carrier accepted a part: record its id, mark the message sent, and apply an early receipt. */
-  async recordSubmitted(messageId: string, partIndex: number, carrierMessageId: string): Promise<MessageTransition[]> {
-    return this.db.transaction(async (manager) => {
+  async recordSubmitted(messageId: string, partIndex: number, carrierMessageId: string): Promise<DispatchResult> {
+    return this.withEvents(async (manager) => {
       await manager.query(
         `UPDATE message_parts SET status = 'submitted', carrier_message_id = $3, submitted_at = now()
          WHERE message_id = $1 AND part_index = $2 AND status = 'pending'`,
@@ -96,8 +104,8 @@ export class DispatchStore {
   }
 
   /** A part the carrier refused for good: it never reached a carrier. */
-  async recordPartFailed(messageId: string, partIndex: number, errorCode: string, reason: string): Promise<MessageTransition | null> {
-    return this.db.transaction(async (manager) => {
+  async recordPartFailed(messageId: string, partIndex: number, errorCode: string, reason: string): Promise<DispatchResult> {
+    return this.withEvents(async (manager) => {
       await manager.query(
         `UPDATE message_parts SET status = 'failed', error_code = $3, completed_at = now()
          WHERE message_id = $1 AND part_index = $2 AND status = 'pending'`,
@@ -108,20 +116,31 @@ export class DispatchStore {
         errorCode,
         reason,
       ]);
-      return this.settle(manager, messageId);
+      const settled = await this.settle(manager, messageId);
+      return settled ? [settled] : [];
     });
   }
 
   /** Stores a receipt, then applies it to its part if the part's carrier id is known yet. */
-  async applyReceipt(receipt: { carrierMessageId: string; stat: string; err: string; doneAt: Date | null }): Promise<MessageTransition | null> {
-    if (!FINAL_RECEIPT_STATES[receipt.stat]) return null;
-    return this.db.transaction(async (manager) => {
+  async applyReceipt(receipt: { carrierMessageId: string; stat: string; err: string; doneAt: Date | null }): Promise<DispatchResult> {
+    if (!FINAL_RECEIPT_STATES[receipt.stat]) return { transitions: [], outbox: { ids: [], jobs: [] } };
+    return this.withEvents(async (manager) => {
       await manager.query(
         `INSERT INTO carrier_receipts (carrier_message_id, stat, err, done_at) VALUES ($1, $2, $3, $4)
          ON CONFLICT (carrier_message_id) DO NOTHING`,
         [receipt.carrierMessageId, receipt.stat, receipt.err, receipt.doneAt],
       );
-      return this.applyStoredReceipt(manager, receipt.carrierMessageId);
+      const settled = await this.applyStoredReceipt(manager, receipt.carrierMessageId);
+      return settled ? [settled] : [];
+    });
+  }
+
+  /** Runs a write and commits the outbox jobs of the transitions it made in the same transaction. */
+  private async withEvents(write: (manager: EntityManager) => Promise<MessageTransition[]>): Promise<DispatchResult> {
+    return this.db.transaction(async (manager) => {
+      const transitions = await write(manager);
+      const jobs = transitions.flatMap((transition) => jobsForTransition(transition));
+      return { transitions, outbox: { ids: await this.outbox.insertMany(manager, jobs), jobs } };
     });
   }
 
@@ -151,7 +170,7 @@ export class DispatchStore {
     await manager.query(`SELECT 1 FROM messages WHERE id = $1 FOR UPDATE`, [messageId]);
     const parts: { status: string }[] = await manager.query(`SELECT status FROM message_parts WHERE message_id = $1`, [messageId]);
     if (parts.some((p) => p.status === 'pending' || p.status === 'submitted')) return null;
-    const status = finalMessageState(parts.map((p) => p.status));
+    const status = finalMessageState(parts.map((p) => p.status)) as MessageEventStatus;
     const changed: { id: string }[] = await manager.query(
       `WITH settled AS (
          UPDATE messages SET status = $2, completed_at = now(), updated_at = now()

@@ -3,3 +3,5 @@ export * from './sms-acceptance';
 export * from './message-cancellation';
 export * from './message-view';
 export * from './dispatch-store';
+export * from './message-events';
+export * from './message-refund';

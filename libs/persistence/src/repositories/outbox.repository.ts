@@ -21,11 +21,13 @@ export interface PendingOutboxJob extends OutboxJob {
 export class OutboxRepository {
   constructor(private readonly db: DataSource) {}
 
+  /** Inserts jobs; a job id already in the outbox is skipped (the job exists already). */
   async insertMany(manager: EntityManager, jobs: readonly OutboxJob[]): Promise<string[]> {
     if (jobs.length === 0) return [];
     const rows: { id: string }[] = await manager.query(
       `INSERT INTO outbox (queue, job_name, job_id, data, not_before, priority)
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::timestamptz[], $6::integer[])
+       ON CONFLICT (job_id) DO NOTHING
        RETURNING id`,
       [
         jobs.map((j) => j.queue),

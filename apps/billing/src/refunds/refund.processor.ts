@@ -1,0 +1,23 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { moneyToJson } from '@mp/billing-domain';
+import { MessageRefundService } from '@mp/messaging';
+import { QueueName, type JobDataOf } from '@mp/queue-contracts';
+import { JobHandler } from '@mp/queue-runtime';
+import { DataSource } from 'typeorm';
+
+@Injectable()
+export class RefundProcessor {
+  private readonly logger = new Logger('RefundProcessor');
+  private readonly refunds: MessageRefundService;
+
+  constructor(dataSource: DataSource) {
+    this.refunds = new MessageRefundService(dataSource);
+  }
+
+  @JobHandler(QueueName.BillingSettle, 'billing.refund')
+  async handle(data: JobDataOf<typeof QueueName.BillingSettle, 'billing.refund'>) {
+    const outcome = await this.refunds.refund(data.messageId);
+    if (outcome.refunded > 0n) this.logger.log({ msg: 'refunded parts that never reached a carrier', messageId: data.messageId, amount: moneyToJson(outcome.refunded) });
+    return { messageId: data.messageId, refunded: moneyToJson(outcome.refunded), ...('reason' in outcome ? { reason: outcome.reason } : {}) };
+  }
+}

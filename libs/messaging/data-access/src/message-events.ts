@@ -1,0 +1,35 @@
+import type { OutboxJob } from '@mp/persistence';
+import { QueueName, type MessageEventStatus } from '@mp/queue-contracts';
+
+export interface MessageTransition {
+  messageId: string;
+  status: MessageEventStatus;
+}
+
+/**
+ * The jobs a state change commits with it: the event webhooks are made from, and, when a message
+ * settles other than delivered, the refund of whatever parts never reached a carrier.
+ */
+export function jobsForTransition(transition: MessageTransition, at: Date = new Date()): OutboxJob[] {
+  const jobs: OutboxJob[] = [
+    {
+      queue: QueueName.DeliveryEvents,
+      jobName: 'message.status',
+      jobId: `evt-${transition.messageId}-${transition.status}`,
+      data: { messageId: transition.messageId, status: transition.status, occurredAt: at.toISOString() },
+      notBefore: at,
+      priority: null,
+    },
+  ];
+  if (transition.status !== 'sent' && transition.status !== 'delivered') {
+    jobs.push({
+      queue: QueueName.BillingSettle,
+      jobName: 'billing.refund',
+      jobId: `refund-${transition.messageId}`,
+      data: { messageId: transition.messageId },
+      notBefore: at,
+      priority: null,
+    });
+  }
+  return jobs;
+}
