@@ -1,5 +1,29 @@
 import { WorkerEnv } from '@mp/app-runtime';
+import { IsBoolean, IsInt, IsNumber, Max, Min } from 'class-validator';
+import { EnvBoolean } from './env-boolean';
 
 export class WebhookNotifierEnv extends WorkerEnv {
   override PORT: number = 3104;
+
+  /** Lets webhooks reach 127.0.0.0/8 and ::1: local development and tests (npm start sets it). */
+  @EnvBoolean()
+  @IsBoolean({ message: 'must be true or false' })
+  WEBHOOK_ALLOW_LOOPBACK: boolean = false;
+
+  /** Lets webhooks reach RFC 1918, CGNAT and IPv6 ULA addresses: receivers on a private network. */
+  @EnvBoolean()
+  @IsBoolean({ message: 'must be true or false' })
+  WEBHOOK_ALLOW_PRIVATE: boolean = false;
+
+  /** How long one attempt may take, DNS and response included. */
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  WEBHOOK_TIMEOUT_MS: number = 10_000;
+
+  /** Multiplies every retry delay (about 40 hours in all at 1): small for tests, larger to retry longer. */
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0.001)
+  @Max(100)
+  WEBHOOK_RETRY_SCALE: number = 1;
 }

@@ -7,6 +7,7 @@ describe('HandlerRegistry', () => {
   it('accepts exactly one handler per job of each consumed queue', () => {
     const registry = new HandlerRegistry();
     registry.register(QueueName.BillingSettle, 'queue.probe', handler, 'ProbeHandler');
+    registry.register(QueueName.BillingSettle, 'billing.refund', handler, 'RefundHandler');
     expect(() => registry.assertComplete([QueueName.BillingSettle])).not.toThrow();
     expect(registry.lookup(QueueName.BillingSettle, 'queue.probe')).toBe(handler);
   });

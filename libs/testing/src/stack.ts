@@ -65,6 +65,8 @@ async function stackEnv(options: StackOptions, dataDir: string, gatewayPort: num
     PORT: String(gatewayPort),
     MP_DATA_DIR: dataDir,
     MP_APPS: (options.apps ?? []).join(','),
+    // Tests receive webhooks on 127.0.0.1.
+    WEBHOOK_ALLOW_LOOPBACK: process.env['WEBHOOK_ALLOW_LOOPBACK'] || 'true',
   };
   for (const worker of WORKERS) env[portVariable(worker)] = String(await freePort());
   // The SMPP port the simulator listens on and the dispatcher connects to.

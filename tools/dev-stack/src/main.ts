@@ -94,6 +94,8 @@ function appSpec(stack: Stack, app: StackProcess, services: Services, port: numb
       HOST: host,
       PORT: String(port),
       ...(queuePrefix ? { QUEUE_PREFIX: queuePrefix } : {}),
+      // Local development: webhooks may go to a receiver on this machine, unless the operator says otherwise.
+      WEBHOOK_ALLOW_LOOPBACK: process.env['WEBHOOK_ALLOW_LOOPBACK'] || 'true',
     },
     signalGroup: true,
     afterExitSignal: 'SIGKILL',

@@ -1,8 +1,10 @@
 import { AccountsService } from '@mp/accounts';
 import { DEFAULT_PRICES } from '@mp/billing-domain';
+import { LedgerRepository } from '@mp/persistence';
 import { openTestDataSource } from '@mp/testing';
 import type { DataSource } from 'typeorm';
 import { DispatchStore, finalMessageState } from './dispatch-store';
+import { MessageRefundService } from './message-refund';
 import { SmsAcceptanceService } from './sms-acceptance';
 
 describe('DispatchStore (PostgreSQL)', () => {
@@ -93,8 +95,6 @@ describe('DispatchStore (PostgreSQL)', () => {
 
 describe('MessageRefundService (PostgreSQL)', () => {
   it('refunds the failed parts of a message once, however often it is asked', async () => {
-    const { MessageRefundService } = await import('./message-refund');
-    const { LedgerRepository } = await import('@mp/persistence');
     const db = await openTestDataSource();
     try {
       const accounts = new AccountsService(db, 'refund-pepper-'.padEnd(40, 'x'));
@@ -114,6 +114,37 @@ describe('MessageRefundService (PostgreSQL)', () => {
       expect(await new LedgerRepository(db).findBalance(company_id)).toBe(10000n - 200n + 100n);
       const [row] = await db.query(`SELECT refunded FROM messages WHERE id = $1`, [id]);
       expect(row.refunded).toBe('0.0100');
+    } finally {
+      await db.destroy();
+    }
+  });
+});
+
+describe('DispatchStore under a receipt racing its submit response (PostgreSQL)', () => {
+  it('applies every receipt, whichever of the two writers commits first', async () => {
+    const db = await openTestDataSource();
+    try {
+      const accounts = new AccountsService(db, 'race-pepper-'.padEnd(40, 'x'));
+      const { company_id } = await accounts.createCompany({ name: 'Race', balance: '10' });
+      const acceptance = new SmsAcceptanceService(db);
+      const store = new DispatchStore(db);
+      const ids: string[] = [];
+      for (let i = 0; i < 100; i++) {
+        const accepted = await acceptance.accept(
+          { companyId: company_id, sender: 'Acme', route: 'auto', body: `race ${i}`, recipients: ['+33612345678'], reference: null, webhookUrl: null, scheduledAt: null },
+          DEFAULT_PRICES,
+          (messageId) => ({ queue: 'sms.dispatch', jobName: 'sms.submit', jobId: `sms-${messageId}`, data: { messageId }, priority: null }),
+        );
+        ids.push(accepted.messages[0].messageId);
+      }
+      await Promise.all(
+        ids.flatMap((id) => [
+          store.recordSubmitted(id, 1, `race-${id}`),
+          store.applyReceipt({ carrierMessageId: `race-${id}`, stat: 'DELIVRD', err: '000', doneAt: null }),
+        ]),
+      );
+      const rows = await db.query(`SELECT status, count(*)::int AS n FROM messages WHERE id = ANY($1::uuid[]) GROUP BY status`, [ids]);
+      expect(rows).toEqual([{ status: 'delivered', n: 100 }]);
     } finally {
       await db.destroy();
     }

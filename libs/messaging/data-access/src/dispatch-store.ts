@@ -85,6 +85,7 @@ export class DispatchStore {
   /** The carrier accepted a part: record its id, mark the message sent, and apply an early receipt. */
   async recordSubmitted(messageId: string, partIndex: number, carrierMessageId: string): Promise<DispatchResult> {
     return this.withEvents(async (manager) => {
+      await lockCarrierId(manager, carrierMessageId);
       await manager.query(
         `UPDATE message_parts SET status = 'submitted', carrier_message_id = $3, submitted_at = now()
          WHERE message_id = $1 AND part_index = $2 AND status = 'pending'`,
@@ -125,6 +126,7 @@ export class DispatchStore {
   async applyReceipt(receipt: { carrierMessageId: string; stat: string; err: string; doneAt: Date | null }): Promise<DispatchResult> {
     if (!FINAL_RECEIPT_STATES[receipt.stat]) return { transitions: [], outbox: { ids: [], jobs: [] } };
     return this.withEvents(async (manager) => {
+      await lockCarrierId(manager, receipt.carrierMessageId);
       await manager.query(
         `INSERT INTO carrier_receipts (carrier_message_id, stat, err, done_at) VALUES ($1, $2, $3, $4)
          ON CONFLICT (carrier_message_id) DO NOTHING`,
@@ -133,6 +135,30 @@ export class DispatchStore {
       const settled = await this.applyStoredReceipt(manager, receipt.carrierMessageId);
       return settled ? [settled] : [];
     });
+  }
+
+  /**
+   * Receipts stored but not applied a while after they arrived: the backstop for a receipt whose
+   * part was recorded in a way that missed it. Applies each, returning what changed.
+   */
+  async applyPendingReceipts(olderThanMs = 5_000, limit = 500): Promise<DispatchResult[]> {
+    const pending: { carrier_message_id: string }[] = await this.db.query(
+      `SELECT carrier_message_id FROM carrier_receipts
+       WHERE applied_at IS NULL AND received_at < now() - make_interval(secs => $1::double precision / 1000)
+       ORDER BY received_at LIMIT $2`,
+      [olderThanMs, limit],
+    );
+    const results: DispatchResult[] = [];
+    for (const { carrier_message_id: id } of pending) {
+      results.push(
+        await this.withEvents(async (manager) => {
+          await lockCarrierId(manager, id);
+          const settled = await this.applyStoredReceipt(manager, id);
+          return settled ? [settled] : [];
+        }),
+      );
+    }
+    return results;
   }
 
   /** Runs a write and commits the outbox jobs of the transitions it made in the same transaction. */
@@ -180,6 +206,15 @@ export class DispatchStore {
     );
     return changed.length > 0 ? { messageId, status } : null;
   }
+}
+
+/**
+ * Serialises the two writers of one carrier id — the receipt and the recording of the submit
+ * response — so the second always sees the first: otherwise, running at the same moment, each
+ * could look for the other before it committed, and the receipt would never be applied.
+ */
+async function lockCarrierId(manager: EntityManager, carrierMessageId: string): Promise<void> {
+  await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [carrierMessageId]);
 }
 
 /** One state for a message from its parts' final states. */

@@ -6,3 +6,4 @@ export * from './price.repository';
 export * from './template.repository';
 export * from './message.repository';
 export * from './outbox.repository';
+export * from './webhook-delivery.repository';

@@ -1,0 +1,83 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { admin, startStack, type RunningStack } from '@mp/testing';
+import { verifyWebhook } from '@mp/webhooks';
+
+interface Company {
+  api_key: string;
+  api_secret: string;
+  webhook_secret: string;
+}
+interface Received {
+  headers: Record<string, string | undefined>;
+  body: string;
+}
+
+/** A customer's endpoint on 127.0.0.1 (the stack allows loopback receivers, as npm start does). */
+async function startReceiver(): Promise<{ url: string; received: Received[]; server: Server }> {
+  const received: Received[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]));
+      received.push({ headers, body: Buffer.concat(chunks).toString('utf8') });
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/sms`, received, server };
+}
+
+/** An SMS sent with a webhook_url: the sender hears message.sent and message.delivered, signed. */
+describe('SMS delivery webhooks end to end', () => {
+  let stack: RunningStack;
+  let company: Company;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+  async function eventually<T>(probe: () => T, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = probe();
+      if (done(value) || Date.now() > deadline) return value;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  beforeAll(async () => {
+    await admin(['db:migrate']);
+    company = (await admin(['company:create', '--name', 'Hooked', '--balance', '5'])) as unknown as Company;
+    receiver = await startReceiver();
+    stack = await startStack({ apps: ['gateway', 'sms-dispatcher', 'smsc-simulator', 'webhook-notifier'] });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await new Promise((closed) => receiver?.server.close(closed));
+  });
+
+  it('posts message.sent and message.delivered, signed with the company secret, with the documented payload', async () => {
+    const response = await fetch(`${stack.gatewayUrl}/sms/send`, {
+      method: 'POST',
+      headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret, 'content-type': 'application/json' },
+      body: JSON.stringify({ to: '+33612345678', message: 'Parcel shipped', reference: 'order-981', webhook_url: receiver.url }),
+    });
+    expect(response.status).toBe(200);
+    const messageId = ((await response.json()) as { data: { message_id: string } }).data.message_id;
+
+    const types = () => receiver.received.map((r) => (JSON.parse(r.body) as { type: string }).type).sort();
+    const seen = await eventually(types, (list) => list.includes('message.sent') && list.includes('message.delivered'));
+    expect(seen).toEqual(['message.delivered', 'message.sent']);
+
+    for (const request of receiver.received) {
+      expect(verifyWebhook({ secrets: [company.webhook_secret], headers: request.headers, body: request.body })).toBe(true);
+      expect(request.headers['content-type']).toBe('application/json');
+      const event = JSON.parse(request.body) as { type: string; timestamp: string; data: Record<string, unknown> };
+      const status = event.type === 'message.sent' ? 'sent' : 'delivered';
+      expect(Object.keys(event)).toEqual(['type', 'timestamp', 'data']);
+      expect(new Date(event.timestamp).toISOString()).toBe(event.timestamp);
+      expect(event.data).toEqual({ message_id: messageId, to: '+33612345678', status, reference: 'order-981', parts: 1 });
+    }
+    const ids = receiver.received.map((r) => r.headers['webhook-id']);
+    expect(new Set(ids).size).toBe(2);
+  });
+});

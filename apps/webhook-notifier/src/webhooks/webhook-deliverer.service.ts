@@ -1,0 +1,87 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { WebhookDeliveryRepository, type WebhookAttemptOutcome, type WebhookDeliveryToSend } from '@mp/persistence';
+import { QueueName } from '@mp/queue-contracts';
+import { QueueProducer } from '@mp/queue-runtime';
+import { postWebhook, signWebhook, type WebhookAttemptResult } from '@mp/webhooks';
+import { UnrecoverableError } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { WebhookNotifierEnv } from '../webhook-notifier.env';
+import { attemptOfJob, deliverJobId, remainingDelayMs, retryDelayMs } from './delivery-schedule';
+import { serializeEvent } from './message-events';
+
+export type DeliverResult =
+  | { attempt: number; outcome: WebhookAttemptOutcome['status'] }
+  | { skipped: 'delivered' | 'dead' | 'already attempted' | 'recorded elsewhere' };
+
+/**
+ * Makes the next attempt of a delivery: signs, POSTs, records, then re-enqueues itself with the
+ * retry schedule's delay, or dead-letters. Errors of our own infrastructure (database, Redis)
+ * throw, so BullMQ retries the job; a receiver's failure is an attempt, never a thrown error.
+ */
+@Injectable()
+export class WebhookDeliverer {
+  private readonly logger = new Logger('WebhookDeliverer');
+  private readonly deliveries: WebhookDeliveryRepository;
+
+  constructor(
+    dataSource: DataSource,
+    private readonly producer: QueueProducer,
+    private readonly config: WebhookNotifierEnv,
+  ) {
+    this.deliveries = new WebhookDeliveryRepository(dataSource);
+  }
+
+  async deliver(deliveryId: string, jobId: string): Promise<DeliverResult> {
+    const delivery = await this.deliveries.findToSend(deliveryId);
+    if (!delivery) throw new UnrecoverableError(`webhook delivery ${deliveryId} does not exist`);
+    if (delivery.status !== 'pending') return { skipped: delivery.status };
+    const attempt = delivery.attempts + 1;
+    const scheduledFor = attemptOfJob(jobId, deliveryId) ?? attempt;
+    if (scheduledFor < attempt) {
+      // This job's attempt is recorded; it is being retried because enqueueing the next one failed.
+      await this.enqueue(deliveryId, attempt, remainingDelayMs(delivery.nextAttemptAt));
+      return { skipped: 'already attempted' };
+    }
+    const result = await this.attempt(delivery);
+    const outcome = this.outcomeOf(result, attempt);
+    const recorded = await this.deliveries.recordAttempt(
+      deliveryId,
+      { attempt, statusCode: result.status, error: result.error, durationMs: result.durationMs, responseSnippet: result.responseSnippet },
+      outcome,
+    );
+    if (!recorded) return { skipped: 'recorded elsewhere' };
+    if (outcome.status === 'pending') await this.enqueue(deliveryId, attempt + 1, outcome.retryDelayMs);
+    if (outcome.status === 'dead') {
+      this.logger.warn({ msg: 'webhook delivery dead-lettered', deliveryId, url: delivery.url, attempts: attempt, lastError: result.error });
+    }
+    return { attempt, outcome: outcome.status };
+  }
+
+  private async attempt(delivery: WebhookDeliveryToSend): Promise<WebhookAttemptResult> {
+    const body = serializeEvent(delivery.payload);
+    let headers: Record<string, string>;
+    try {
+      headers = { ...signWebhook({ secret: delivery.webhookSecret, id: delivery.id, timestamp: new Date(), body }) };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return { ok: false, status: null, durationMs: 0, error: `not signed: ${reason}`, responseSnippet: null };
+    }
+    return postWebhook({
+      url: delivery.url,
+      body,
+      headers,
+      policy: { allowLoopback: this.config.WEBHOOK_ALLOW_LOOPBACK, allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE },
+      timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
+    });
+  }
+
+  private outcomeOf(result: WebhookAttemptResult, attempt: number): WebhookAttemptOutcome {
+    if (result.ok) return { status: 'delivered' };
+    const delay = retryDelayMs(attempt, this.config.WEBHOOK_RETRY_SCALE);
+    return delay === null ? { status: 'dead' } : { status: 'pending', retryDelayMs: delay };
+  }
+
+  private enqueue(deliveryId: string, attempt: number, delayMs: number): Promise<void> {
+    return this.producer.enqueue(QueueName.WebhookDeliver, 'webhook.deliver', { deliveryId }, { jobId: deliverJobId(deliveryId, attempt), delayMs });
+  }
+}

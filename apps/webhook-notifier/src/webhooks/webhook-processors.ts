@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import { QueueName, type JobDataOf } from '@mp/queue-contracts';
+import { JobHandler, type JobContext } from '@mp/queue-runtime';
+import { MessageEventRecorder } from './message-event-recorder.service';
+import { WebhookDeliverer } from './webhook-deliverer.service';
+
+@Injectable()
+export class MessageStatusProcessor {
+  constructor(private readonly recorder: MessageEventRecorder) {}
+
+  @JobHandler(QueueName.DeliveryEvents, 'message.status')
+  handle(data: JobDataOf<typeof QueueName.DeliveryEvents, 'message.status'>) {
+    return this.recorder.record(data);
+  }
+}
+
+@Injectable()
+export class WebhookDeliverProcessor {
+  constructor(private readonly deliverer: WebhookDeliverer) {}
+
+  @JobHandler(QueueName.WebhookDeliver, 'webhook.deliver')
+  handle(data: JobDataOf<typeof QueueName.WebhookDeliver, 'webhook.deliver'>, context: JobContext) {
+    return this.deliverer.deliver(data.deliveryId, context.jobId);
+  }
+}
