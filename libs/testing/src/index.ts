@@ -1,3 +1,4 @@
 export * from './test-database';
 export * from './admin-cli';
 export * from './stack';
+export * from './app-process';

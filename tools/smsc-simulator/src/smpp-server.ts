@@ -30,6 +30,10 @@ const BIND_MODES: Readonly<Record<number, BindMode>> = {
 
 /** Receipts kept per system_id while no bind of it can receive them. */
 const MAX_QUEUED_RECEIPTS = 10_000;
+/** A receipt whose deliver_sm_resp has not come by then is sent again, as an SMSC would. */
+const RECEIPT_ACK_TIMEOUT_MS = 10_000;
+/** Delay before resending a receipt the ESME refused (e.g. ESME_RX_T_APPN: it could not store it). */
+const RECEIPT_RETRY_MS = 1_000;
 
 interface Session {
   readonly id: number;
@@ -39,6 +43,8 @@ interface Session {
   sequence: number;
   outstanding: number;
   readonly limiter: SlidingWindowLimiter;
+  /** Receipts sent and not yet acknowledged, by deliver_sm sequence number. */
+  readonly unacknowledged: Map<number, { receipt: PendingReceipt; timer: NodeJS.Timeout }>;
 }
 
 const canReceive = (session: Session): boolean => session.mode === 'receiver' || session.mode === 'transceiver';
@@ -76,6 +82,7 @@ export class SmppServer {
   close(): Promise<void> {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+    for (const session of this.sessions) for (const { timer } of session.unacknowledged.values()) clearTimeout(timer);
     for (const session of this.sessions) session.socket.destroy();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
@@ -89,6 +96,7 @@ export class SmppServer {
       sequence: 0,
       outstanding: 0,
       limiter: new SlidingWindowLimiter(this.options.maxRatePerSecond),
+      unacknowledged: new Map(),
     };
     this.sessions.add(session);
     socket.setNoDelay(true);
@@ -106,6 +114,7 @@ export class SmppServer {
     socket.on('error', (error) => this.logger.debug({ event: 'socket_error', session: session.id, error: error.message }));
     socket.on('close', () => {
       this.sessions.delete(session);
+      this.requeueUnacknowledged(session);
       if (session.mode) this.logger.info({ event: 'disconnected', session: session.id, systemId: session.systemId });
     });
   }
@@ -125,7 +134,8 @@ export class SmppServer {
         case CommandId.submit_sm:
           return this.submit(session, pdu, respond);
         default:
-          if (isResponse(pdu.commandId)) return; // deliver_sm_resp, enquire_link_resp, generic_nack
+          if (pdu.commandId === CommandId.deliver_sm_resp) return this.acknowledge(session, pdu);
+          if (isResponse(pdu.commandId)) return; // enquire_link_resp, generic_nack
           this.write(session, encodePdu(CommandId.generic_nack, CommandStatus.ESME_RINVCMDID, pdu.sequence));
       }
     } catch (error) {
@@ -211,9 +221,38 @@ export class SmppServer {
       messageState: messageState(receipt.stat),
     });
     target.sequence = target.sequence >= 0x7fffffff ? 1 : target.sequence + 1;
-    this.write(target, encodePdu(CommandId.deliver_sm, 0, target.sequence, body));
+    const sequence = target.sequence;
+    const timer = setTimeout(() => this.resend(target, sequence), RECEIPT_ACK_TIMEOUT_MS);
+    target.unacknowledged.set(sequence, { receipt, timer });
+    this.write(target, encodePdu(CommandId.deliver_sm, 0, sequence, body));
     this.state.stats.receipts_sent += 1;
     this.logger.debug({ event: 'receipt', session: target.id, messageId: receipt.messageId, stat: receipt.stat });
+  }
+
+  /** deliver_sm_resp: OK ends the receipt; an error status means the ESME could not take it, so it comes again. */
+  private acknowledge(session: Session, pdu: Pdu): void {
+    const pending = session.unacknowledged.get(pdu.sequence);
+    if (!pending) return;
+    session.unacknowledged.delete(pdu.sequence);
+    clearTimeout(pending.timer);
+    if (pdu.status !== 0) this.after(RECEIPT_RETRY_MS, () => this.sendReceipt(pending.receipt));
+  }
+
+  private resend(session: Session, sequence: number): void {
+    const pending = session.unacknowledged.get(sequence);
+    if (!pending) return;
+    session.unacknowledged.delete(sequence);
+    this.sendReceipt(pending.receipt);
+  }
+
+  /** A bind that dropped with receipts unacknowledged: they go to another bind, or wait for the next. */
+  private requeueUnacknowledged(session: Session): void {
+    const pending = [...session.unacknowledged.values()];
+    session.unacknowledged.clear();
+    for (const { receipt, timer } of pending) {
+      clearTimeout(timer);
+      this.sendReceipt(receipt);
+    }
   }
 
   private flushReceipts(systemId: string): void {

@@ -1,0 +1,46 @@
+/**
+ * Load benchmarks of the platform on this machine: `npm run bench -- <name>`, after which the
+ * figures are in bench/results/ (a JSON file per run and a row in bench/results/README.md).
+ *
+ *   sms    POST /sms/send, one recipient per request (sms-bench.ts)
+ *   otp    not written yet
+ *   bulk   not written yet
+ *
+ * Exit codes: 0 done, 1 the run failed, 2 bad command line or a benchmark that does not exist yet.
+ */
+import { runSmsBench } from './sms-bench';
+
+const BENCHMARKS: Record<string, (() => Promise<void>) | null> = {
+  sms: runSmsBench,
+  otp: null,
+  bulk: null,
+};
+
+function usage(): string {
+  return 'usage: npm run bench -- <sms|otp|bulk>\n  env: BENCH_DURATION_S (default 30), BENCH_CONNECTIONS (default 64)\n';
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name] = argv;
+  if (!name || !(name in BENCHMARKS)) {
+    process.stderr.write(name ? `bench: unknown benchmark "${name}"\n${usage()}` : usage());
+    return 2;
+  }
+  const run = BENCHMARKS[name];
+  if (!run) {
+    process.stderr.write(`bench: the "${name}" benchmark is not written yet; only "sms" runs for now\n`);
+    return 2;
+  }
+  await run();
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,63 @@
+import { cpuShares, processTicks, type CpuSample } from './process-cpu';
+import { fileStamp, smsReadmeRow, smsVerdicts, type Machine, type SmsBenchFigures } from './results';
+
+const figures = (overrides: Partial<SmsBenchFigures> = {}): SmsBenchFigures => ({
+  durationS: 30.01,
+  connections: 64,
+  requests: 150_000,
+  accepted: 150_000,
+  acceptedPerSecond: 5_000,
+  latencyMs: { p50: 10, p99: 25, p999: 40, max: 90, mean: 11.2 },
+  non2xx: 0,
+  statusCodes: { '200': 150_000 },
+  errors: 0,
+  timeouts: 0,
+  submit: { samples: 150_000, p50Ms: 12.5, p99Ms: 45, maxMs: 80, notSubmittedAtEnd: 0, drainedAfterS: 0.5 },
+  ...overrides,
+});
+const host: Machine = { cpu: 'Test CPU', cores: 2, memoryGiB: 4, kernel: '6.1', node: 'v20', postgres: 'PostgreSQL 15', redis: '7' };
+
+describe('bench results', () => {
+  it('meets the throughput target only with both the rate and the p99', () => {
+    expect(smsVerdicts(figures())).toEqual({ throughput: true, submit: true });
+    expect(smsVerdicts(figures({ acceptedPerSecond: 3_999 })).throughput).toBe(false);
+    expect(smsVerdicts(figures({ latencyMs: { p50: 10, p99: 31, p999: 40, max: 90, mean: 11 } })).throughput).toBe(false);
+  });
+
+  it('does not meet the submit target with a backlog left or no samples', () => {
+    const submit = figures().submit;
+    expect(smsVerdicts(figures({ submit: { ...submit, p99Ms: 51 } })).submit).toBe(false);
+    expect(smsVerdicts(figures({ submit: { ...submit, notSubmittedAtEnd: 3 } })).submit).toBe(false);
+    expect(smsVerdicts(figures({ submit: { ...submit, p99Ms: null } })).submit).toBe(false);
+  });
+
+  it('names files by the ISO date without colons', () => {
+    expect(fileStamp(new Date('2026-11-22T02:35:02.489Z'))).toBe('2026-11-22T02-35-02Z');
+  });
+
+  it('writes one README row with the commit, the figures and the verdicts', () => {
+    const row = smsReadmeRow({
+      started: new Date('2026-11-22T02:35:02.489Z'),
+      revision: { commit: 'abc1234', dirty: true },
+      machine: host,
+      figures: figures({ acceptedPerSecond: 812, submit: { ...figures().submit, notSubmittedAtEnd: 7, p99Ms: 1500 } }),
+      cpu: 'gw 100',
+      file: 'sms-x.json',
+    });
+    expect(row).toBe(
+      '| 2026-11-22T02:35:02Z | abc1234+dirty | 2 × Test CPU | 30.0 | 64 | 812 | 10 | 25 | 40 | 0 | 0 | 13 | 1500 (backlog 7) | **not met** | **not met** | gw 100 | [sms-x.json](sms-x.json) |\n',
+    );
+  });
+
+  it('reads CPU ticks from /proc and shares them per group', () => {
+    expect(processTicks(process.pid)).toEqual(expect.any(Number));
+    expect(processTicks(2 ** 30)).toBeUndefined();
+    const before: CpuSample = { at: 0, ticks: new Map([[1, 100], [2, 50]]), machine: { busy: 0, total: 0 } };
+    const after: CpuSample = { at: 2_000, ticks: new Map([[1, 250], [2, 60], [3, 40]]), machine: { busy: 0, total: 0 } };
+    expect(cpuShares(before, after, { a: [1], b: [2, 3], gone: [4] })).toEqual([
+      { name: 'a', pids: [1], percentOfOneCore: 75 },
+      { name: 'b', pids: [2, 3], percentOfOneCore: 25 },
+      { name: 'gone', pids: [4], percentOfOneCore: 0 },
+    ]);
+  });
+});
