@@ -2,10 +2,9 @@
 // and start it again: the dev-stack stops everything as soon as one of its apps dies. Same
 // conventions as stack.ts: `npm run build` first, the run's environment (DATABASE_URL, REDIS_URL,
 // QUEUE_PREFIX, LOG_LEVEL) passed on, a free port, ready once GET /health/ready answers 200.
-import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import type { Socket } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { spawnCompiled } from './compiled-process';
 import { freePort } from './stack';
 
 export interface AppProcessOptions {
@@ -47,13 +46,6 @@ const STOP_TIMEOUT_MS = 30_000;
  */
 const LIFELINE = `data:text/javascript,process.on('disconnect',()=>process.exit(1))`;
 
-function repoRoot(): string {
-  for (let dir = __dirname; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'nx.json'))) return dir;
-    if (dirname(dir) === dir) throw new Error('startAppProcess: no nx.json above libs/testing');
-  }
-}
-
 function hasExited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
 }
@@ -81,23 +73,11 @@ async function waitUntilReady(url: string, child: ChildProcess, timeoutMs: numbe
  * and resolves once its /health/ready answers 200. Stop it (stop() or kill()) in afterAll.
  */
 export async function startAppProcess(options: AppProcessOptions): Promise<AppProcess> {
-  const root = repoRoot();
   const entry = join('dist/out/apps', options.app, 'src/main.js');
-  if (!existsSync(join(root, entry))) throw new Error(`startAppProcess needs ${entry}: run npm run build first`);
   const port = options.env?.['PORT'] ? Number(options.env['PORT']) : await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', ...options.env, PORT: String(port) };
-  const child = spawn(process.execPath, ['--import', LIFELINE, '-r', resolve(root, 'tools/runtime/register.js'), resolve(root, entry)], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
-  // Like startStack: nothing of the child keeps the test process alive; the lifeline ends the child.
-  child.unref();
-  for (const stream of [child.stdout, child.stderr]) (stream as Socket | null)?.unref();
-  child.channel?.unref();
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  // The lifeline ends the app if the test process goes away without stopping it.
+  const { child, logs } = spawnCompiled(entry, env, ['--import', LIFELINE]);
   const exited = new Promise<AppExit>((resolveExit) => {
     child.once('exit', (code, signal) => resolveExit({ code, signal }));
     child.once('error', () => resolveExit({ code: child.exitCode, signal: child.signalCode }));
@@ -121,8 +101,8 @@ export async function startAppProcess(options: AppProcessOptions): Promise<AppPr
     await waitUntilReady(`${url}/health/ready`, child, options.readyTimeoutMs ?? READY_TIMEOUT_MS, describe);
   } catch (error) {
     await stop(5_000);
-    throw new Error(`${(error as Error).message}:\n${output}`);
+    throw new Error(`${(error as Error).message}:\n${logs()}`);
   }
   if (child.pid === undefined) throw new Error(`${describe()} has no pid`);
-  return { app: options.app, pid: child.pid, url, exited, kill, stop, logs: () => output };
+  return { app: options.app, pid: child.pid, url, exited, kill, stop, logs };
 }

@@ -1,11 +1,12 @@
 // Runs the whole stack for an end-to-end test: the compiled dev-stack (`npm start` without the
 // build; run `npm run build` first) on the test run's database, Redis and queue prefix, with every
 // app on a free port and its data directory in a temporary directory.
-import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Socket } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { spawnCompiled } from './compiled-process';
 
 export interface StackOptions {
   /**
@@ -31,13 +32,6 @@ const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 60_000;
 /** The processes besides the gateway; each is given a free port through <NAME>_PORT. */
 const WORKERS = ['otp', 'sms-dispatcher', 'billing', 'webhook-notifier', 'smsc-simulator'];
-
-function repoRoot(): string {
-  for (let dir = __dirname; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'nx.json'))) return dir;
-    if (dirname(dir) === dir) throw new Error('startStack: no nx.json above libs/testing');
-  }
-}
 
 /** A port nothing listens on right now (the OS's choice). */
 export function freePort(): Promise<number> {
@@ -113,26 +107,12 @@ async function stopChild(child: ChildProcess, logs: () => string): Promise<void>
 
 /** Starts the dev-stack and resolves once the gateway's GET /health answers 200. */
 export async function startStack(options: StackOptions = {}): Promise<RunningStack> {
-  const root = repoRoot();
-  if (!existsSync(join(root, MAIN))) throw new Error(`startStack needs ${MAIN}: run npm run build first`);
   const ownDataDir = options.env?.['MP_DATA_DIR'] ? undefined : mkdtempSync(join(tmpdir(), 'mp-stack-'));
   const gatewayPort = options.env?.['PORT'] ? Number(options.env['PORT']) : await freePort();
   const env = await stackEnv(options, ownDataDir ?? '', gatewayPort);
   // The IPC channel is the dev-stack's lifeline: when this process goes away (a test run that
-  // ends, crashes or times out without stop()), the dev-stack stops everything by itself. Nothing
-  // of the child keeps this process alive meanwhile.
-  const child = spawn(process.execPath, ['-r', resolve(root, 'tools/runtime/register.js'), resolve(root, MAIN)], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
-  child.unref();
-  for (const stream of [child.stdout, child.stderr]) (stream as Socket | null)?.unref();
-  child.channel?.unref();
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const logs = (): string => output;
+  // ends, crashes or times out without stop()), the dev-stack stops everything by itself.
+  const { child, logs } = spawnCompiled(MAIN, env);
   const stop = async (): Promise<void> => {
     try {
       await stopChild(child, logs);

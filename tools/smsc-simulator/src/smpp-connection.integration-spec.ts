@@ -1,16 +1,17 @@
-// SmppConnection against the SMSC simulator, started in this process on free ports.
-// The simulator is a development tool, not a dependency of this library: only this test uses it,
-// by relative path (hence the two comments that keep it out of the lint rule and the Nx graph).
+// The carrier lib's SmppConnection against the SMSC simulator, started in this process on free
+// ports. It lives beside the simulator: a tool may use a lib, a lib never a tool.
 import type { AddressInfo, Socket } from 'node:net';
 import { createServer, PDU, type Session } from 'smpp';
-/* eslint-disable @nx/enforce-module-boundaries */
-// nx-ignore-next-line
-import { type RunningSmscSimulator, type SmscSimulatorOptions, startSmscSimulator } from '../../../tools/smsc-simulator/src/simulator';
-/* eslint-enable @nx/enforce-module-boundaries */
-import { CommandStatus, NO_RESPONSE } from './command-status';
-import type { DeliveryReceipt } from './delivery-receipt';
-import { SMPP_CONNECTION_DEFAULTS, SmppConnection, type SmppConnectionOptions } from './smpp-connection';
-import type { OutgoingPart } from './submit-sm';
+import {
+  CommandStatus,
+  NO_RESPONSE,
+  SMPP_CONNECTION_DEFAULTS,
+  SmppConnection,
+  type DeliveryReceipt,
+  type OutgoingPart,
+  type SmppConnectionOptions,
+} from '@mp/carrier';
+import { type RunningSmscSimulator, type SmscSimulatorOptions, startSmscSimulator } from './simulator';
 
 interface InboxMessage {
   message_id: string;
