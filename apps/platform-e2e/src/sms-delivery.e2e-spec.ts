@@ -1,4 +1,4 @@
-import { admin, freePort, startStack, type RunningStack } from '@mp/testing';
+import { admin, eventually, freePort, startStack, type RunningStack } from '@mp/testing';
 
 interface Company {
   api_key: string;
@@ -34,15 +34,6 @@ describe('SMS delivery end to end', () => {
       ).json()) as { data: Record<string, unknown> }
     ).data;
   const handset = async (to: string) => (await (await fetch(`${simulatorUrl}/messages?to=${encodeURIComponent(to)}`)).json()) as Handset[];
-
-  async function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await probe();
-      if (done(value) || Date.now() > deadline) return value;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   beforeAll(async () => {
     await admin(['db:migrate']);

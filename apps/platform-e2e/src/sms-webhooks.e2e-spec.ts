@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { admin, startStack, type RunningStack } from '@mp/testing';
+import { admin, eventually, startStack, type RunningStack } from '@mp/testing';
 import { verifyWebhook } from '@mp/webhooks';
 
 interface Company {
@@ -34,15 +34,6 @@ describe('SMS delivery webhooks end to end', () => {
   let stack: RunningStack;
   let company: Company;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-
-  async function eventually<T>(probe: () => T, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = probe();
-      if (done(value) || Date.now() > deadline) return value;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   beforeAll(async () => {
     await admin(['db:migrate']);

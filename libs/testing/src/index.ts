@@ -2,3 +2,4 @@ export * from './test-database';
 export * from './admin-cli';
 export * from './stack';
 export * from './app-process';
+export * from './eventually';

@@ -1,0 +1,73 @@
+// The HTTP load of a benchmark: autocannon keeping connections busy against the gateway, as one
+// company, and Ctrl-C, which stops the load under way and lets the benchmark clean up.
+import autocannon from 'autocannon';
+
+/** The company that sends every request (its API key and secret, as company:create prints them). */
+export interface Company {
+  api_key: string;
+  api_secret: string;
+}
+
+/** What every request of a load is: a POST of a JSON body, made anew for each request. */
+export interface LoadRequest {
+  company: Company;
+  path: string;
+  body: () => unknown;
+}
+
+export type LoadResult = autocannon.Result;
+
+/** +33 6 1x xx xx xx: ten million valid French mobile numbers, a different one per request. */
+export function numbers(): () => string {
+  let next = 0;
+  return () => `+3361${String(next++ % 10_000_000).padStart(7, '0')}`;
+}
+
+let running: autocannon.Instance | undefined;
+let interrupted = false;
+
+/** From now on Ctrl-C stops the load under way and marks the run interrupted; returns the undo. */
+export function stopLoadOnInterrupt(): () => void {
+  const onInterrupt = () => {
+    interrupted = true;
+    running?.stop();
+  };
+  process.once('SIGINT', onInterrupt);
+  return () => {
+    process.off('SIGINT', onInterrupt);
+  };
+}
+
+export function wasInterrupted(): boolean {
+  return interrupted;
+}
+
+export function throwIfInterrupted(): void {
+  if (interrupted) throw new Error('interrupted');
+}
+
+export function load(url: string, request: LoadRequest, connections: number, durationS: number): Promise<LoadResult> {
+  const { company, path, body } = request;
+  return new Promise((resolve, reject) => {
+    running = autocannon(
+      {
+        url,
+        connections,
+        duration: durationS,
+        requests: [
+          {
+            method: 'POST',
+            path,
+            headers: { 'content-type': 'application/json', 'x-api-key': company.api_key, 'x-api-secret': company.api_secret },
+            setupRequest: (next) => ({ ...next, body: JSON.stringify(body()) }),
+          },
+        ],
+      },
+      (error, result) => {
+        running = undefined;
+        if (error) reject(error instanceof Error ? error : new Error(String(error)));
+        else resolve(result);
+      },
+    );
+  });
+}
