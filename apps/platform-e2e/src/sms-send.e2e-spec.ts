@@ -1,4 +1,4 @@
-import { admin, startStack, type RunningStack } from '@mp/testing';
+import { admin, eventually, startStack, type RunningStack } from '@mp/testing';
 import { Client } from 'pg';
 
 interface Company {
@@ -143,8 +143,11 @@ describe('SMS acceptance over HTTP', () => {
     const sent = (await (await call(acme, 'POST', '/sms/send', { to: '+33612345678', message: 'Queue me' })).json()) as {
       data: { message_id: string };
     };
-    const { rows } = await db.query(`SELECT job_id, enqueued_at FROM outbox WHERE job_id = $1`, [`sms-${sent.data.message_id}`]);
+    const jobsCarrying = async () =>
+      (await db.query(`SELECT job_id, enqueued_at FROM outbox WHERE data->'messageIds' ? $1`, [sent.data.message_id])).rows;
+    const rows = await eventually(jobsCarrying, (found) => found.length === 1 && found[0].enqueued_at !== null, 5_000);
     expect(rows).toHaveLength(1);
+    expect(rows[0].job_id).toMatch(/^sms-batch-/);
     expect(rows[0].enqueued_at).not.toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { WorkerEnv } from '@mp/app-runtime';
-import { IsInt, IsString, Max, Min, MinLength } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
 
 export class SmsDispatcherEnv extends WorkerEnv {
   override PORT: number = 3102;
@@ -21,7 +21,52 @@ export class SmsDispatcherEnv extends WorkerEnv {
   @IsString()
   SMSC_PASSWORD: string = 'secret';
 
-  /** Parallel binds to the SMSC; parts are spread over them. */
+  /**
+   * A route may have an SMSC of its own (`SMSC_STANDARD_*`, `SMSC_PREMIUM_*`); a route without
+   * one, and `auto` always, uses the SMSC above. Port, system id and password default to the
+   * SMSC above's.
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  SMSC_STANDARD_HOST?: string;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  SMSC_STANDARD_PORT?: number;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  SMSC_STANDARD_SYSTEM_ID?: string;
+
+  @IsOptional()
+  @IsString()
+  SMSC_STANDARD_PASSWORD?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  SMSC_PREMIUM_HOST?: string;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  SMSC_PREMIUM_PORT?: number;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  SMSC_PREMIUM_SYSTEM_ID?: string;
+
+  @IsOptional()
+  @IsString()
+  SMSC_PREMIUM_PASSWORD?: string;
+
+  /** Parallel binds to each SMSC; parts are spread over them. */
   @IsInt()
   @Min(1)
   @Max(32)
@@ -44,4 +89,13 @@ export class SmsDispatcherEnv extends WorkerEnv {
   @Min(100)
   @Max(600_000)
   OUTBOX_SWEEP_MS: number = 5_000;
+
+  /**
+   * How long a submitted part waits for its delivery receipt before it is recorded expired
+   * (`no-receipt`); carriers keep an undelivered SMS for 48–72 hours.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(30 * 24 * 60)
+  RECEIPT_TIMEOUT_MINUTES: number = 72 * 60;
 }

@@ -26,4 +26,16 @@ export class WebhookNotifierEnv extends WorkerEnv {
   @Min(0.001)
   @Max(100)
   WEBHOOK_RETRY_SCALE: number = 1;
+
+  /** How often pending deliveries whose job was lost are looked for. */
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  WEBHOOK_SWEEP_MS: number = 30_000;
+
+  /** How far past its due time a pending delivery must be before its job is taken as lost. */
+  @IsInt()
+  @Min(0)
+  @Max(86_400_000)
+  WEBHOOK_OVERDUE_MS: number = 60_000;
 }

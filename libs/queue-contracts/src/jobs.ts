@@ -16,10 +16,14 @@ export interface QueueProbeResult {
   probeId: string;
 }
 
-/** Submit every part of one message to a carrier; the message row says what and to whom. */
+/**
+ * Submit every part of these messages to a carrier; the message rows say what and to whom. The
+ * gateway puts every message one group commit accepted into as few jobs as it can, so queue
+ * overhead is paid per batch, not per message.
+ */
 export interface SmsSubmitJob {
   name: 'sms.submit';
-  data: { messageId: string };
+  data: { messageIds: string[] };
 }
 
 /** States a message can move to, as the dispatcher records them. */

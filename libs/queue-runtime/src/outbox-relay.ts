@@ -1,3 +1,4 @@
+import { allDone, GroupCommit } from '@mp/batching';
 import { Injectable, Logger } from '@nestjs/common';
 import type { QueueName } from '@mp/queue-contracts';
 import { OutboxRepository, type OutboxJob } from '@mp/persistence';
@@ -13,19 +14,28 @@ import { QueueProducer } from './queue-producer';
 export class OutboxRelay {
   private readonly logger = new Logger('OutboxRelay');
   private readonly outbox: OutboxRepository;
+  /** Marks from relays that finish together go out as one UPDATE. */
+  private readonly marks: GroupCommit<readonly string[], void>;
 
   constructor(
     private readonly producer: QueueProducer,
     dataSource: DataSource,
   ) {
     this.outbox = new OutboxRepository(dataSource);
+    this.marks = new GroupCommit(
+      async (lists) => {
+        await this.outbox.markEnqueued(lists.flat());
+        return allDone(lists);
+      },
+      { maxBatch: 500 },
+    );
   }
 
   /** Enqueues and marks; never throws: what fails here is left to the sweeper. */
   async relay(ids: readonly string[], jobs: readonly OutboxJob[]): Promise<boolean> {
     try {
       await this.enqueue(jobs);
-      await this.outbox.markEnqueued(ids);
+      if (ids.length > 0) await this.marks.submit(ids);
       return true;
     } catch (error) {
       this.logger.warn({ msg: 'outbox relay failed; the sweeper will enqueue these jobs', jobs: jobs.length, err: error });

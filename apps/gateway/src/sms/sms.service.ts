@@ -1,4 +1,4 @@
-import { HttpStatus, Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { moneyToJson } from '@mp/billing-domain';
 import { ApiError } from '@mp/http-kit';
 import {
@@ -6,8 +6,8 @@ import {
   MessageCancellationService,
   NoPriceError,
   SendNotAffordableError,
+  scheduledDispatchJobId,
   SmsAcceptanceService,
-  type DispatchJobFactory,
 } from '@mp/messaging';
 import { INVALID_PHONE_NUMBER, parseRecipients, SmsTextError } from '@mp/messaging-domain';
 import { QueueName } from '@mp/queue-contracts';
@@ -18,16 +18,8 @@ import { MAX_RECIPIENTS_PER_SEND, resolveSmsRequest, type SmsRequest } from './s
 import { multiRecipientResponse, singleRecipientResponse } from './sms-responses';
 import type { SmsSendDto } from './sms-send.dto';
 
-const dispatchJob: DispatchJobFactory = (messageId) => ({
-  queue: QueueName.SmsDispatch,
-  jobName: 'sms.submit',
-  jobId: `sms-${messageId}`,
-  data: { messageId },
-  priority: null,
-});
-
 @Injectable()
-export class SmsService {
+export class SmsService implements OnApplicationShutdown {
   private readonly acceptance: SmsAcceptanceService;
   private readonly cancellation: MessageCancellationService;
 
@@ -36,7 +28,9 @@ export class SmsService {
     private readonly priceBook: PriceBook,
     private readonly relay: OutboxRelay,
   ) {
-    this.acceptance = new SmsAcceptanceService(db);
+    // Accepted jobs are enqueued once per group commit; the answer does not wait for Redis, since
+    // the outbox already holds them and the dispatcher's sweeper enqueues whatever this misses.
+    this.acceptance = new SmsAcceptanceService(db, { onCommitted: (outbox) => relay.relay(outbox.ids, outbox.jobs) });
     this.cancellation = new MessageCancellationService(db);
   }
 
@@ -62,10 +56,8 @@ export class SmsService {
           scheduledAt: request.scheduledAt,
         },
         await this.priceBook.rules(),
-        dispatchJob,
       )
       .catch(mapAcceptanceError);
-    await this.relay.relay(accepted.outbox.ids, accepted.outbox.jobs);
     return list.total === 1 ? singleRecipientResponse(request, accepted) : multiRecipientResponse(list, accepted);
   }
 
@@ -83,12 +75,16 @@ export class SmsService {
     if (result.outcome === 'not-cancellable') {
       throw new ApiError(HttpStatus.CONFLICT, `Only a scheduled message can be cancelled; this one is ${result.status}`, { status: result.status });
     }
-    await this.relay.removeJob(QueueName.SmsDispatch, `sms-${messageId}`);
+    await this.relay.removeJob(QueueName.SmsDispatch, scheduledDispatchJobId(messageId));
     return {
       status: 'success' as const,
       message: 'Scheduled message cancelled and refunded',
       data: { message_id: messageId, status: 'cancelled', refunded: moneyToJson(result.refunded), balance: moneyToJson(result.balance) },
     };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.acceptance.idle();
   }
 
   private resolve(dto: SmsSendDto): SmsRequest {

@@ -1,17 +1,30 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { SMPP_CONNECTION_DEFAULTS, SmppConnection, type DeliveryReceipt, type OutgoingPart, type SubmitOutcome } from '@mp/carrier';
+import { CarrierRoutes, SMPP_CONNECTION_DEFAULTS, type DeliveryReceipt, type OutgoingPart, type SmscTarget, type SubmitOutcome } from '@mp/carrier';
 import { SmsDispatcherEnv } from '../sms-dispatcher.env';
 
 /** Resolves once the receipt is stored: only then is the deliver_sm acknowledged. */
 type ReceiptListener = (receipt: DeliveryReceipt) => Promise<void>;
 
-/** The binds to the SMSC; parts go round-robin over them, receipts come back from any. */
+/** The SMSC each route goes to, from the configuration. */
+export function smscTargets(config: SmsDispatcherEnv): { defaultSmsc: SmscTarget; routes: Record<string, SmscTarget> } {
+  const defaultSmsc: SmscTarget = { host: config.SMSC_HOST, port: config.SMSC_PORT, systemId: config.SMSC_SYSTEM_ID, password: config.SMSC_PASSWORD };
+  const routes: Record<string, SmscTarget> = {};
+  const own = {
+    standard: [config.SMSC_STANDARD_HOST, config.SMSC_STANDARD_PORT, config.SMSC_STANDARD_SYSTEM_ID, config.SMSC_STANDARD_PASSWORD],
+    premium: [config.SMSC_PREMIUM_HOST, config.SMSC_PREMIUM_PORT, config.SMSC_PREMIUM_SYSTEM_ID, config.SMSC_PREMIUM_PASSWORD],
+  } as const;
+  for (const [route, [host, port, systemId, password]] of Object.entries(own)) {
+    if (host === undefined) continue;
+    routes[route] = { host, port: port ?? defaultSmsc.port, systemId: systemId ?? defaultSmsc.systemId, password: password ?? defaultSmsc.password };
+  }
+  return { defaultSmsc, routes };
+}
+
+/** The binds to the SMSCs: a part goes to its route's SMSC; receipts come back from any. */
 @Injectable()
 export class CarrierPool implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('CarrierPool');
-  private readonly connections: SmppConnection[];
-  private readonly listeners: ReceiptListener[] = [];
-  private next = 0;
+  private readonly carriers: CarrierRoutes;
 
   constructor(config: SmsDispatcherEnv) {
     const log = {
@@ -19,50 +32,34 @@ export class CarrierPool implements OnModuleInit, OnApplicationShutdown {
       warn: (o: object) => this.logger.warn(o),
       error: (o: object) => this.logger.error(o),
     };
-    this.connections = Array.from(
-      { length: config.SMPP_BINDS },
-      () =>
-        new SmppConnection(
-          {
-            ...SMPP_CONNECTION_DEFAULTS,
-            host: config.SMSC_HOST,
-            port: config.SMSC_PORT,
-            systemId: config.SMSC_SYSTEM_ID,
-            password: config.SMSC_PASSWORD,
-            windowSize: config.SMPP_WINDOW,
-            maxPerSecond: config.SMPP_MAX_PER_SECOND,
-          },
-          log,
-        ),
+    this.carriers = new CarrierRoutes(
+      {
+        ...smscTargets(config),
+        binds: config.SMPP_BINDS,
+        connection: { ...SMPP_CONNECTION_DEFAULTS, windowSize: config.SMPP_WINDOW, maxPerSecond: config.SMPP_MAX_PER_SECOND },
+      },
+      log,
     );
-    for (const connection of this.connections) {
-      connection.onReceipt((receipt) => Promise.all(this.listeners.map((listener) => listener(receipt))));
-    }
   }
 
   /** Binds in the background: a submit waits for a bind, and the job retries if none comes. */
   onModuleInit(): void {
-    for (const connection of this.connections) {
-      connection.connect().catch((error: unknown) => this.logger.error({ msg: 'SMPP bind failed', err: error }));
-    }
+    this.carriers.connect((error) => this.logger.error({ msg: 'SMPP bind failed', err: error }));
   }
 
-  submit(part: OutgoingPart): Promise<SubmitOutcome> {
-    const bound = this.connections.filter((c) => c.isBound());
-    const pool = bound.length > 0 ? bound : this.connections;
-    const connection = pool[this.next++ % pool.length];
-    return connection.submit(part);
+  submit(route: string, part: OutgoingPart): Promise<SubmitOutcome> {
+    return this.carriers.submit(route, part);
   }
 
   onReceipt(listener: ReceiptListener): void {
-    this.listeners.push(listener);
+    this.carriers.onReceipt(listener);
   }
 
   isBound(): boolean {
-    return this.connections.some((c) => c.isBound());
+    return this.carriers.isBound();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all(this.connections.map((c) => c.close()));
+    await this.carriers.close();
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { allDone, GroupCommit } from '@mp/batching';
 import type { DeliveryReceipt } from '@mp/carrier';
-import { DispatchStore } from '@mp/messaging';
+import { DispatchStore, type DispatchResult } from '@mp/messaging';
 import { OutboxRelay } from '@mp/queue-runtime';
 import { DataSource } from 'typeorm';
 import { SmsDispatcherEnv } from '../sms-dispatcher.env';
@@ -8,14 +9,17 @@ import { CarrierPool } from './carrier-pool.service';
 
 /**
  * Stores every delivery receipt and moves its part (and, once all parts are final, its message).
- * The deliver_sm is acknowledged only after the receipt is stored; if storing fails the SMSC is
- * told so (ESME_RX_T_APPN) and sends it again.
+ * Receipts that arrive together are stored in one transaction. The deliver_sm is acknowledged
+ * only after its receipt is stored; if storing fails the SMSC is told so (ESME_RX_T_APPN) and
+ * sends it again.
  */
 @Injectable()
 export class ReceiptRecorder implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('ReceiptRecorder');
   private readonly store: DispatchStore;
+  private readonly batcher: GroupCommit<DeliveryReceipt, void>;
   private timer: NodeJS.Timeout | undefined;
+  private sweeping = false;
 
   constructor(
     dataSource: DataSource,
@@ -24,6 +28,13 @@ export class ReceiptRecorder implements OnModuleInit, OnApplicationShutdown {
     private readonly config: SmsDispatcherEnv,
   ) {
     this.store = new DispatchStore(dataSource);
+    this.batcher = new GroupCommit(
+      async (receipts) => {
+        await this.relayed(await this.store.applyReceipts(receipts), (t) => this.logger.debug({ msg: 'message settled', ...t }));
+        return allDone(receipts);
+      },
+      { maxBatch: 500 },
+    );
   }
 
   onModuleInit(): void {
@@ -31,30 +42,40 @@ export class ReceiptRecorder implements OnModuleInit, OnApplicationShutdown {
     this.timer = setInterval(() => void this.applyPending(), this.config.OUTBOX_SWEEP_MS);
   }
 
-  onApplicationShutdown(): void {
+  async onApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    await this.batcher.idle();
   }
 
-  /** Backstop: receipts stored but still unapplied a few seconds later are applied now. */
+  /**
+   * Backstops, each round: receipts stored but still unapplied a few seconds later are applied,
+   * and parts no receipt answered within RECEIPT_TIMEOUT_MINUTES are recorded expired.
+   */
   async applyPending(): Promise<void> {
+    if (this.sweeping) return;
+    this.sweeping = true;
     try {
-      for (const { transitions, outbox } of await this.store.applyPendingReceipts()) {
-        for (const transition of transitions) this.logger.warn({ msg: 'applied a receipt late', ...transition });
-        if (outbox.jobs.length > 0) await this.relay.relay(outbox.ids, outbox.jobs);
-      }
+      await this.relayed(await this.store.applyPendingReceipts(), (t) => this.logger.warn({ msg: 'applied a receipt late', ...t }));
+      const timeoutMs = this.config.RECEIPT_TIMEOUT_MINUTES * 60_000;
+      await this.relayed(await this.store.expireUnanswered(timeoutMs), (t) => this.logger.warn({ msg: 'no receipt in time: message expired', ...t }));
     } catch (error) {
       this.logger.warn({ msg: 'could not apply pending receipts; trying again next round', err: error });
+    } finally {
+      this.sweeping = false;
     }
   }
 
   async record(receipt: DeliveryReceipt): Promise<void> {
     try {
-      const { transitions, outbox } = await this.store.applyReceipt(receipt);
-      for (const transition of transitions) this.logger.log({ msg: 'message settled', ...transition });
-      if (outbox.jobs.length > 0) await this.relay.relay(outbox.ids, outbox.jobs);
+      await this.batcher.submit(receipt);
     } catch (error) {
       this.logger.error({ msg: 'could not record a delivery receipt; the SMSC will resend it', carrierMessageId: receipt.carrierMessageId, err: error });
       throw error;
     }
+  }
+
+  private async relayed({ transitions, outbox }: DispatchResult, log: (transition: { messageId: string; status: string }) => void): Promise<void> {
+    for (const { messageId, status } of transitions) log({ messageId, status });
+    if (outbox.jobs.length > 0) await this.relay.relay(outbox.ids, outbox.jobs);
   }
 }

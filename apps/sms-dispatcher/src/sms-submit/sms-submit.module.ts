@@ -4,6 +4,7 @@ import { ReceiptRecorder } from '../carrier/receipt-recorder.service';
 import { OutboxSweeper } from '../outbox-sweeper.service';
 import { SmsSubmitProcessor } from './sms-submit.processor';
 import { SmsSubmitter } from './sms-submitter.service';
+import { SubmitRecorder } from './submit-recorder.service';
 
-@Module({ providers: [CarrierPool, ReceiptRecorder, SmsSubmitter, SmsSubmitProcessor, OutboxSweeper] })
+@Module({ providers: [CarrierPool, ReceiptRecorder, SubmitRecorder, SmsSubmitter, SmsSubmitProcessor, OutboxSweeper] })
 export class SmsSubmitModule {}

@@ -9,6 +9,6 @@ export class SmsSubmitProcessor {
 
   @JobHandler(QueueName.SmsDispatch, 'sms.submit')
   handle(data: JobDataOf<typeof QueueName.SmsDispatch, 'sms.submit'>, context: JobContext) {
-    return this.submitter.submit(data.messageId, context.attempt);
+    return this.submitter.submit(data.messageIds, context.attempt);
   }
 }

@@ -1,19 +1,27 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { concatenationReference, DispatchStore, type DispatchMessage, type DispatchResult } from '@mp/messaging';
+import { concatenationReference, DispatchStore, type DispatchMessage } from '@mp/messaging';
 import { encodeSmsParts, splitSms } from '@mp/messaging-domain';
 import { QUEUE_POLICIES, QueueName } from '@mp/queue-contracts';
 import { OutboxRelay } from '@mp/queue-runtime';
 import { UnrecoverableError } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { CarrierPool } from '../carrier/carrier-pool.service';
+import { SubmitRecorder } from './submit-recorder.service';
 
 const NOTHING_TO_SEND = new Set(['cancelled', 'delivered', 'undelivered', 'expired', 'rejected', 'failed']);
 
+export interface SubmitSummary {
+  messages: number;
+  submitted: number;
+  skipped: number;
+}
+
 /**
- * Submits the parts of one message that are not yet recorded as submitted. Run twice, it sends
- * nothing twice: parts recorded as submitted are skipped, and a part whose submit_sm left but
- * whose response was never recorded goes again with the same user_message_reference and bytes,
- * which the carrier's duplicate filter drops.
+ * Submits the parts of a job's messages that are not yet recorded as submitted, all messages at
+ * once (the carrier's window bounds what is in flight). Run twice, it sends nothing twice: parts
+ * recorded as submitted are skipped, and a part whose submit_sm left but whose response was never
+ * recorded goes again with the same user_message_reference and bytes, which the carrier's
+ * duplicate filter drops.
  */
 @Injectable()
 export class SmsSubmitter {
@@ -23,30 +31,46 @@ export class SmsSubmitter {
   constructor(
     dataSource: DataSource,
     private readonly carrier: CarrierPool,
+    private readonly recorder: SubmitRecorder,
     private readonly relay: OutboxRelay,
   ) {
     this.store = new DispatchStore(dataSource);
   }
 
-  /** `attempt` is the job's attempt number: on the last one, parts still refused are failed (and refunded). */
-  async submit(messageId: string, attempt = 1): Promise<{ submitted: number; skipped: string | null }> {
-    const message = await this.store.load(messageId);
-    if (!message) throw new UnrecoverableError(`message ${messageId} does not exist`);
-    if (NOTHING_TO_SEND.has(message.status)) return { submitted: 0, skipped: message.status };
-    if (message.status === 'scheduled' && (await this.store.release(messageId)) !== 'queued') {
-      return { submitted: 0, skipped: 'cancelled' };
+  /**
+   * `attempt` is the job's attempt number: on the last one, parts still refused are failed (and
+   * refunded). Throws, so the job retries, if any part was refused for now (throttled, no bind).
+   */
+  async submit(messageIds: readonly string[], attempt = 1): Promise<SubmitSummary> {
+    const messages = await this.store.loadMany(messageIds);
+    if (messages.length === 0) throw new UnrecoverableError(`none of the ${messageIds.length} messages exists`);
+    if (messages.length < messageIds.length) {
+      this.logger.error({ msg: 'some messages of the job do not exist', wanted: messageIds.length, found: messages.length });
     }
     const lastAttempt = attempt >= QUEUE_POLICIES[QueueName.SmsDispatch].attempts;
-    return { submitted: await this.submitPendingParts(message, lastAttempt), skipped: null };
+    const results = await Promise.allSettled(messages.map((message) => this.submitMessage(message, lastAttempt)));
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (refused.length > 0) {
+      throw new Error(`${refused.length} of ${messages.length} messages not accepted yet; first: ${String(refused[0].reason)}`);
+    }
+    const counts = results.map((r) => (r as PromiseFulfilledResult<number | null>).value);
+    return {
+      messages: messages.length,
+      submitted: counts.reduce<number>((sum, n) => sum + (n ?? 0), 0),
+      skipped: counts.filter((n) => n === null).length,
+    };
   }
 
-  private async submitPendingParts(message: DispatchMessage, lastAttempt: boolean): Promise<number> {
+  /** Parts submitted, or null if the message had nothing to send. */
+  private async submitMessage(message: DispatchMessage, lastAttempt: boolean): Promise<number | null> {
+    if (NOTHING_TO_SEND.has(message.status)) return null;
+    if (message.status === 'scheduled' && (await this.store.release(message.id)) !== 'queued') return null;
     const encoded = encodeSmsParts(splitSms(message.body), concatenationReference(message.id));
     let submitted = 0;
     for (const part of message.parts) {
       if (part.status !== 'pending') continue;
       const bytes = encoded[part.index - 1];
-      const outcome = await this.carrier.submit({
+      const outcome = await this.carrier.submit(message.route, {
         source: message.sender,
         destination: message.recipient,
         dataCoding: bytes.dataCoding,
@@ -56,21 +80,17 @@ export class SmsSubmitter {
         registeredDelivery: true,
       });
       if (outcome.ok) {
-        await this.relayed(this.store.recordSubmitted(message.id, part.index, outcome.carrierMessageId));
+        await this.recorder.submitted({ messageId: message.id, partIndex: part.index, carrierMessageId: outcome.carrierMessageId });
         submitted += 1;
       } else if (outcome.permanent || lastAttempt) {
         this.logger.warn({ msg: 'part failed for good', messageId: message.id, part: part.index, reason: outcome.reason, lastAttempt });
-        await this.relayed(this.store.recordPartFailed(message.id, part.index, `smpp:${outcome.commandStatus}`, outcome.reason));
+        const { outbox } = await this.store.recordPartFailed(message.id, part.index, `smpp:${outcome.commandStatus}`, outcome.reason);
+        if (outbox.jobs.length > 0) await this.relay.relay(outbox.ids, outbox.jobs);
       } else {
         // Transient (throttled, no bind, timeout): BullMQ retries with backoff; recorded parts are kept.
         throw new Error(`part ${part.index} of ${message.id} not accepted yet: ${outcome.reason}`);
       }
     }
     return submitted;
-  }
-
-  private async relayed(write: Promise<DispatchResult>): Promise<void> {
-    const { outbox } = await write;
-    if (outbox.jobs.length > 0) await this.relay.relay(outbox.ids, outbox.jobs);
   }
 }

@@ -10,6 +10,7 @@ import type { DataSource } from 'typeorm';
 import { answering, startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver';
 import { WebhookNotifierEnv } from '../webhook-notifier.env';
 import { MessageEventRecorder } from './message-event-recorder.service';
+import { OverdueDeliverySweeper } from './overdue-delivery-sweeper.service';
 import { WebhookDeliverer } from './webhook-deliverer.service';
 
 interface Enqueued {
@@ -210,5 +211,19 @@ describe('webhook-notifier processors (PostgreSQL, a receiver on 127.0.0.1)', ()
     expect(receiver.received).toHaveLength(1);
     expect(producer.jobs.map((job) => job.options.jobId)).toEqual([`wh-${deliveryId}-2`]);
     expect(await attemptsOf(deliveryId)).toHaveLength(1);
+  });
+
+  it('re-enqueues the next attempt of a delivery whose job was lost, once it is overdue, and nothing else', async () => {
+    const sweeper = new OverdueDeliverySweeper(db, producer as unknown as QueueProducer, config({ WEBHOOK_OVERDUE_MS: '60000' }));
+    const lost = await statusEvent(await newMessage(), 'delivered');
+    const onTime = await statusEvent(await newMessage(), 'delivered');
+    producer.jobs.length = 0; // Redis lost both jobs
+    await db.query(`UPDATE webhook_deliveries SET next_attempt_at = now() - interval '2 minutes' WHERE id = $1`, [lost]);
+    expect(await sweeper.sweepOnce()).toBe(1);
+    expect(producer.jobs.map((job) => job.options.jobId)).toEqual([`wh-${lost}-1`]);
+    await runJobs();
+    expect((await repository.findById(lost))?.status).toBe('delivered');
+    expect((await repository.findById(onTime))?.status).toBe('pending');
+    expect(await sweeper.sweepOnce()).toBe(0);
   });
 });

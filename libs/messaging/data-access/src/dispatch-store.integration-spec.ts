@@ -3,14 +3,16 @@ import { DEFAULT_PRICES } from '@mp/billing-domain';
 import { LedgerRepository } from '@mp/persistence';
 import { openTestDataSource } from '@mp/testing';
 import type { DataSource } from 'typeorm';
-import { DispatchStore, finalMessageState } from './dispatch-store';
+import { DispatchStore, finalMessageState, NO_RECEIPT } from './dispatch-store';
 import { MessageRefundService } from './message-refund';
 import { SmsAcceptanceService } from './sms-acceptance';
+
+const HOOK = 'https://example.com/hooks/sms';
 
 describe('DispatchStore (PostgreSQL)', () => {
   let db: DataSource;
   let store: DispatchStore;
-  let send: (body: string, scheduledAt?: Date) => Promise<string>;
+  let send: (body: string, options?: { scheduledAt?: Date; webhookUrl?: string }) => Promise<string>;
 
   beforeAll(async () => {
     db = await openTestDataSource();
@@ -18,11 +20,11 @@ describe('DispatchStore (PostgreSQL)', () => {
     const accounts = new AccountsService(db, 'dispatch-pepper-'.padEnd(40, 'x'));
     const { company_id } = await accounts.createCompany({ name: 'Dispatch', balance: '10' });
     const acceptance = new SmsAcceptanceService(db);
-    send = async (body, scheduledAt) => {
+    send = async (body, options = {}) => {
+      const { scheduledAt = null, webhookUrl = null } = options;
       const accepted = await acceptance.accept(
-        { companyId: company_id, sender: 'Acme', route: 'auto', body, recipients: ['+33612345678'], reference: null, webhookUrl: null, scheduledAt: scheduledAt ?? null },
+        { companyId: company_id, sender: 'Acme', route: 'auto', body, recipients: ['+33612345678'], reference: null, webhookUrl, scheduledAt },
         DEFAULT_PRICES,
-        (messageId) => ({ queue: 'sms.dispatch', jobName: 'sms.submit', jobId: `sms-${messageId}`, data: { messageId }, priority: null }),
       );
       return accepted.messages[0].messageId;
     };
@@ -31,13 +33,34 @@ describe('DispatchStore (PostgreSQL)', () => {
 
   const statusOf = async (id: string) => (await db.query(`SELECT status FROM messages WHERE id = $1`, [id]))[0].status as string;
 
+  it('records a part no receipt answered in time as expired (no-receipt), settling its message, and leaves younger parts alone', async () => {
+    const old = await send('w'.repeat(200));
+    const young = await send('young');
+    await store.recordSubmittedMany([
+      { messageId: old, partIndex: 1, carrierMessageId: 'stale-1' },
+      { messageId: old, partIndex: 2, carrierMessageId: 'stale-2' },
+      { messageId: young, partIndex: 1, carrierMessageId: 'fresh-1' },
+    ]);
+    await store.applyReceipt({ carrierMessageId: 'stale-1', stat: 'DELIVRD', err: '000', doneAt: null });
+    await db.query(`UPDATE message_parts SET submitted_at = now() - interval '73 hours' WHERE message_id = $1`, [old]);
+    const expired = await store.expireUnanswered(72 * 3600_000);
+    expect(expired.transitions).toEqual([{ messageId: old, status: 'expired', webhookUrl: null }]);
+    const parts = await db.query(`SELECT part_index, status, error_code FROM message_parts WHERE message_id = $1 ORDER BY part_index`, [old]);
+    expect(parts).toEqual([
+      { part_index: 1, status: 'delivered', error_code: null },
+      { part_index: 2, status: 'expired', error_code: NO_RECEIPT },
+    ]);
+    expect(await statusOf(young)).toBe('sent');
+    expect((await store.expireUnanswered(72 * 3600_000)).transitions).toEqual([]);
+  });
+
   it('moves a message queued → sent → delivered once every part is delivered', async () => {
-    const id = await send('x'.repeat(200));
-    expect((await store.recordSubmitted(id, 1, 'c-1a')).transitions).toEqual([{ messageId: id, status: 'sent' }]);
+    const id = await send('x'.repeat(200), { webhookUrl: HOOK });
+    expect((await store.recordSubmitted(id, 1, 'c-1a')).transitions).toEqual([{ messageId: id, status: 'sent', webhookUrl: HOOK }]);
     expect((await store.recordSubmitted(id, 2, 'c-1b')).transitions).toEqual([]);
     expect((await store.applyReceipt({ carrierMessageId: 'c-1a', stat: 'DELIVRD', err: '000', doneAt: null })).transitions).toEqual([]);
     const delivered = await store.applyReceipt({ carrierMessageId: 'c-1b', stat: 'DELIVRD', err: '000', doneAt: null });
-    expect(delivered.transitions).toEqual([{ messageId: id, status: 'delivered' }]);
+    expect(delivered.transitions).toEqual([{ messageId: id, status: 'delivered', webhookUrl: HOOK }]);
     expect(delivered.outbox.jobs.map((job) => job.jobId)).toEqual([`evt-${id}-delivered`]);
     expect(await statusOf(id)).toBe('delivered');
     expect((await store.applyReceipt({ carrierMessageId: 'c-1b', stat: 'DELIVRD', err: '000', doneAt: null })).transitions).toEqual([]);
@@ -49,8 +72,8 @@ describe('DispatchStore (PostgreSQL)', () => {
     const id = await send('early');
     expect((await store.applyReceipt({ carrierMessageId: 'c-2', stat: 'DELIVRD', err: '000', doneAt: null })).transitions).toEqual([]);
     expect((await store.recordSubmitted(id, 1, 'c-2')).transitions).toEqual([
-      { messageId: id, status: 'sent' },
-      { messageId: id, status: 'delivered' },
+      { messageId: id, status: 'sent', webhookUrl: null },
+      { messageId: id, status: 'delivered', webhookUrl: null },
     ]);
     expect(await statusOf(id)).toBe('delivered');
   });
@@ -69,20 +92,31 @@ describe('DispatchStore (PostgreSQL)', () => {
   });
 
   it('does not release a scheduled message that was cancelled first', async () => {
-    const id = await send('later', new Date(Date.now() + 60_000));
+    const id = await send('later', { scheduledAt: new Date(Date.now() + 60_000) });
     await db.query(`UPDATE messages SET status = 'cancelled' WHERE id = $1`, [id]);
     expect(await store.release(id)).toBe('cancelled');
-    const other = await send('later too', new Date(Date.now() + 60_000));
+    const other = await send('later too', { scheduledAt: new Date(Date.now() + 60_000) });
     expect(await store.release(other)).toBe('queued');
   });
 
   it('fails a message whose every part the carrier refused', async () => {
-    const id = await send('refused');
+    const id = await send('refused', { webhookUrl: HOOK });
     const failed = await store.recordPartFailed(id, 1, 'smpp:11', 'invalid destination');
-    expect(failed.transitions).toEqual([{ messageId: id, status: 'failed' }]);
+    expect(failed.transitions).toEqual([{ messageId: id, status: 'failed', webhookUrl: HOOK }]);
     expect(failed.outbox.jobs.map((job) => job.jobId)).toEqual([`evt-${id}-failed`, `refund-${id}`]);
     const [row] = await db.query(`SELECT status, error_code FROM messages WHERE id = $1`, [id]);
     expect(row).toEqual({ status: 'failed', error_code: 'smpp:11' });
+  });
+
+  it('commits no status event for a message without a webhook, but still its refund', async () => {
+    const id = await send('no hook');
+    const sent = await store.recordSubmitted(id, 1, `c-6-${id}`);
+    expect(sent.transitions).toEqual([{ messageId: id, status: 'sent', webhookUrl: null }]);
+    expect(sent.outbox).toEqual({ ids: [], jobs: [] });
+    const expired = await store.applyReceipt({ carrierMessageId: `c-6-${id}`, stat: 'EXPIRED', err: '000', doneAt: null });
+    expect(expired.transitions).toEqual([{ messageId: id, status: 'expired', webhookUrl: null }]);
+    expect(expired.outbox.jobs.map((job) => job.jobId)).toEqual([`refund-${id}`]);
+    expect(await db.query(`SELECT job_id FROM outbox WHERE job_id LIKE $1`, [`evt-${id}-%`])).toEqual([]);
   });
 
   it('derives one state from several parts', () => {
@@ -102,7 +136,6 @@ describe('MessageRefundService (PostgreSQL)', () => {
       const accepted = await new SmsAcceptanceService(db).accept(
         { companyId: company_id, sender: 'Acme', route: 'auto', body: 'z'.repeat(300), recipients: ['+33612345678'], reference: null, webhookUrl: null, scheduledAt: null },
         DEFAULT_PRICES,
-        (messageId) => ({ queue: 'sms.dispatch', jobName: 'sms.submit', jobId: `sms-${messageId}`, data: { messageId }, priority: null }),
       );
       const id = accepted.messages[0].messageId;
       const store = new DispatchStore(db);
@@ -133,7 +166,6 @@ describe('DispatchStore under a receipt racing its submit response (PostgreSQL)'
         const accepted = await acceptance.accept(
           { companyId: company_id, sender: 'Acme', route: 'auto', body: `race ${i}`, recipients: ['+33612345678'], reference: null, webhookUrl: null, scheduledAt: null },
           DEFAULT_PRICES,
-          (messageId) => ({ queue: 'sms.dispatch', jobName: 'sms.submit', jobId: `sms-${messageId}`, data: { messageId }, priority: null }),
         );
         ids.push(accepted.messages[0].messageId);
       }

@@ -1,5 +1,6 @@
 export * from './part-references';
 export * from './sms-acceptance';
+export * from './dispatch-jobs';
 export * from './message-cancellation';
 export * from './message-view';
 export * from './dispatch-store';

@@ -4,23 +4,27 @@ import { QueueName, type MessageEventStatus } from '@mp/queue-contracts';
 export interface MessageTransition {
   messageId: string;
   status: MessageEventStatus;
+  /** The message's webhook address: without one, nobody is told of the change. */
+  webhookUrl: string | null;
 }
 
 /**
- * The jobs a state change commits with it: the event webhooks are made from, and, when a message
- * settles other than delivered, the refund of whatever parts never reached a carrier.
+ * The jobs a state change commits with it: the event a webhook is made from, when the message
+ * has a webhook (events exist for nothing else), and, when a message settles other than
+ * delivered, the refund of whatever parts never reached a carrier.
  */
 export function jobsForTransition(transition: MessageTransition, at: Date = new Date()): OutboxJob[] {
-  const jobs: OutboxJob[] = [
-    {
+  const jobs: OutboxJob[] = [];
+  if (transition.webhookUrl !== null) {
+    jobs.push({
       queue: QueueName.DeliveryEvents,
       jobName: 'message.status',
       jobId: `evt-${transition.messageId}-${transition.status}`,
       data: { messageId: transition.messageId, status: transition.status, occurredAt: at.toISOString() },
       notBefore: at,
       priority: null,
-    },
-  ];
+    });
+  }
   if (transition.status !== 'sent' && transition.status !== 'delivered') {
     jobs.push({
       queue: QueueName.BillingSettle,

@@ -1,22 +1,19 @@
 import { AccountsService } from '@mp/accounts';
 import { DEFAULT_PRICES, parseMoney, type PriceRule } from '@mp/billing-domain';
-import { LedgerRepository } from '@mp/persistence';
+import { LedgerRepository, UnknownCompanyError, type OutboxJob } from '@mp/persistence';
 import { openTestDataSource } from '@mp/testing';
+import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { SendNotAffordableError, SmsAcceptanceService, type DispatchJobFactory, type SmsSendCommand } from './sms-acceptance';
-
-const dispatchJob: DispatchJobFactory = (messageId) => ({
-  queue: 'sms.dispatch',
-  jobName: 'sms.submit',
-  jobId: `sms-${messageId}`,
-  data: { messageId },
-  priority: null,
-});
+import { SendNotAffordableError, SmsAcceptanceService, type SmsSendCommand } from './sms-acceptance';
 
 describe('SmsAcceptanceService (PostgreSQL)', () => {
   let db: DataSource;
   let accounts: AccountsService;
   let service: SmsAcceptanceService;
+  /** What each group commit handed over to be enqueued. */
+  const committed: { ids: string[]; jobs: OutboxJob[] }[] = [];
+  const jobsCarrying = (messageId: string) =>
+    committed.flatMap((c) => c.jobs).filter((job) => (job.data as { messageIds: string[] }).messageIds.includes(messageId));
   const prices: PriceRule[] = [...DEFAULT_PRICES, { prefix: '+44', route: 'auto', price: parseMoney('0.035') }];
 
   const command = (companyId: string, overrides: Partial<SmsSendCommand> = {}): SmsSendCommand => ({
@@ -34,13 +31,13 @@ describe('SmsAcceptanceService (PostgreSQL)', () => {
   beforeAll(async () => {
     db = await openTestDataSource();
     accounts = new AccountsService(db, 'acceptance-pepper-'.padEnd(40, 'x'));
-    service = new SmsAcceptanceService(db);
+    service = new SmsAcceptanceService(db, { onCommitted: async (outbox) => committed.push(outbox) });
   });
   afterAll(() => db.destroy());
 
   it('charges, stores the message with its parts, and the outbox job, in one go', async () => {
     const { company_id } = await accounts.createCompany({ name: 'Send', balance: '1' });
-    const accepted = await service.accept(command(company_id, { body: 'x'.repeat(161), reference: 'order-1' }), prices, dispatchJob);
+    const accepted = await service.accept(command(company_id, { body: 'x'.repeat(161), reference: 'order-1' }), prices);
     expect(accepted).toMatchObject({ encoding: 'GSM-7', totalCost: 200n, balance: 9800n, status: 'queued' });
     const [message] = accepted.messages;
     const [row] = await db.query(`SELECT status, parts, cost, reference, recipient FROM messages WHERE id = $1`, [message.messageId]);
@@ -50,15 +47,16 @@ describe('SmsAcceptanceService (PostgreSQL)', () => {
     ]);
     expect(parts).toHaveLength(2);
     expect(parts[1].user_message_reference).toBe((parts[0].user_message_reference + 1) % 65536);
-    const outbox = await db.query(`SELECT job_id, data, enqueued_at FROM outbox WHERE id = ANY($1::bigint[])`, [accepted.outbox.ids]);
-    expect(outbox).toEqual([{ job_id: `sms-${message.messageId}`, data: { messageId: message.messageId }, enqueued_at: null }]);
+    const [job] = jobsCarrying(message.messageId);
+    const outbox = await db.query(`SELECT job_name, data, enqueued_at FROM outbox WHERE job_id = $1`, [job.jobId]);
+    expect(outbox).toEqual([{ job_name: 'sms.submit', data: { messageIds: [message.messageId] }, enqueued_at: null }]);
     const ledger = await db.query(`SELECT kind, amount, balance_after FROM ledger_entries WHERE company_id = $1 ORDER BY id`, [company_id]);
     expect(ledger[1]).toEqual({ kind: 'charge', amount: '-0.0200', balance_after: '0.9800' });
   });
 
   it('prices each recipient by the longest prefix, and charges the request once', async () => {
     const { company_id } = await accounts.createCompany({ name: 'Multi', balance: '1' });
-    const accepted = await service.accept(command(company_id, { recipients: ['+447911123456', '+33612345678', '+14155552671'] }), prices, dispatchJob);
+    const accepted = await service.accept(command(company_id, { recipients: ['+447911123456', '+33612345678', '+14155552671'] }), prices);
     expect(accepted.messages.map((m) => m.cost)).toEqual([350n, 100n, 100n]);
     expect(accepted.balance).toBe(parseMoney('1') - 550n);
     const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM ledger_entries WHERE company_id = $1 AND kind = 'charge'`, [company_id]);
@@ -67,7 +65,7 @@ describe('SmsAcceptanceService (PostgreSQL)', () => {
 
   it('stores, queues and charges nothing when the balance does not cover the send', async () => {
     const { company_id } = await accounts.createCompany({ name: 'Poor', balance: '0.015' });
-    const attempt = service.accept(command(company_id, { recipients: ['+33612345678', '+14155552671'] }), prices, dispatchJob);
+    const attempt = service.accept(command(company_id, { recipients: ['+33612345678', '+14155552671'] }), prices);
     await expect(attempt).rejects.toThrow(SendNotAffordableError);
     await expect(attempt).rejects.toMatchObject({ balance: 150n, cost: 200n });
     const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM messages WHERE company_id = $1`, [company_id]);
@@ -75,11 +73,12 @@ describe('SmsAcceptanceService (PostgreSQL)', () => {
     expect(await new LedgerRepository(db).findBalance(company_id)).toBe(150n);
   });
 
-  it('lets exactly as many concurrent sends through as the balance covers', async () => {
+  it('lets exactly as many concurrent sends through as the balance covers, also across two gateways', async () => {
     const { company_id } = await accounts.createCompany({ name: 'Rush', balance: '0.5' });
+    const otherGateway = new SmsAcceptanceService(db, { maxBatch: 7 });
     const outcomes = await Promise.all(
-      Array.from({ length: 200 }, () =>
-        service.accept(command(company_id), prices, dispatchJob).then(
+      Array.from({ length: 200 }, (_, i) =>
+        (i % 2 === 0 ? service : otherGateway).accept(command(company_id), prices).then(
           () => 'sent',
           (error: Error) => error.name,
         ),
@@ -95,12 +94,54 @@ describe('SmsAcceptanceService (PostgreSQL)', () => {
   it('stores a scheduled send as scheduled, with its job held until the time', async () => {
     const { company_id } = await accounts.createCompany({ name: 'Later', balance: '1' });
     const at = new Date(Date.now() + 3_600_000);
-    const accepted = await service.accept(command(company_id, { scheduledAt: at }), prices, dispatchJob);
+    const accepted = await service.accept(command(company_id, { scheduledAt: at }), prices);
     expect(accepted.status).toBe('scheduled');
     const [row] = await db.query(`SELECT status, scheduled_at FROM messages WHERE id = $1`, [accepted.messages[0].messageId]);
     expect(row.status).toBe('scheduled');
     expect(new Date(row.scheduled_at).getTime()).toBe(at.getTime());
-    const [job] = await db.query(`SELECT not_before FROM outbox WHERE id = $1`, [accepted.outbox.ids[0]]);
-    expect(new Date(job.not_before).getTime()).toBe(at.getTime());
+    const [job] = jobsCarrying(accepted.messages[0].messageId);
+    expect(job.jobId).toBe(`sms-${accepted.messages[0].messageId}`);
+    const [row2] = await db.query(`SELECT not_before FROM outbox WHERE job_id = $1`, [job.jobId]);
+    expect(new Date(row2.not_before).getTime()).toBe(at.getTime());
+  });
+
+  describe('group commit', () => {
+    it('commits sends that arrive together in one transaction, each answered the balance right after its own charge', async () => {
+      const { company_id } = await accounts.createCompany({ name: 'Group', balance: '1' });
+      const before = committed.length;
+      const accepted = await Promise.all(Array.from({ length: 20 }, () => service.accept(command(company_id), prices)));
+      expect(committed.length - before).toBe(1);
+      const balances = accepted.map((a) => a.balance).sort((a, b) => (a > b ? -1 : 1));
+      expect(balances).toEqual(Array.from({ length: 20 }, (_, i) => parseMoney('1') - 100n * BigInt(i + 1)));
+      const ledger = await db.query(
+        `SELECT amount, balance_after FROM ledger_entries WHERE company_id = $1 AND kind = 'charge' ORDER BY balance_after DESC`,
+        [company_id],
+      );
+      expect(ledger.map((e: { balance_after: string }) => parseMoney(e.balance_after))).toEqual(balances);
+      const [job] = committed[committed.length - 1].jobs;
+      expect((job.data as { messageIds: string[] }).messageIds.sort()).toEqual(accepted.map((a) => a.messages[0].messageId).sort());
+    });
+
+    it('keeps companies apart in one group: one refused, the others charged from their own balances', async () => {
+      const rich = await accounts.createCompany({ name: 'Rich', balance: '1' });
+      const poor = await accounts.createCompany({ name: 'Broke', balance: '0' });
+      const outcomes = await Promise.allSettled([
+        service.accept(command(rich.company_id), prices),
+        service.accept(command(poor.company_id), prices),
+        service.accept(command(randomUUID()), prices),
+        service.accept(command(rich.company_id, { scheduledAt: new Date(Date.now() + 60_000) }), prices),
+      ]);
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+      expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(SendNotAffordableError);
+      expect((outcomes[2] as PromiseRejectedResult).reason).toBeInstanceOf(UnknownCompanyError);
+      expect(await new LedgerRepository(db).findBalance(rich.company_id)).toBe(parseMoney('1') - 200n);
+      expect(await new LedgerRepository(db).findBalance(poor.company_id)).toBe(0n);
+      const scheduled = (outcomes[3] as PromiseFulfilledResult<{ messages: { messageId: string }[] }>).value.messages[0].messageId;
+      const immediate = (outcomes[0] as PromiseFulfilledResult<{ messages: { messageId: string }[] }>).value.messages[0].messageId;
+      const rows = await db.query(`SELECT id, status, scheduled_at FROM messages WHERE id = ANY($1::uuid[])`, [[scheduled, immediate]]);
+      const byId = new Map(rows.map((r: { id: string }) => [r.id, r]));
+      expect(byId.get(immediate)).toMatchObject({ status: 'queued', scheduled_at: null });
+      expect(byId.get(scheduled)).toMatchObject({ status: 'scheduled' });
+    });
   });
 });

@@ -2,6 +2,13 @@ import { AccountsAndMoney1763773200000 } from './1763773200000-accounts-and-mone
 import { Messages1763800000000 } from './1763800000000-messages';
 import { CarrierReceipts1763800001000 } from './1763800001000-carrier-receipts';
 import { WebhookDeliveries1763800002000 } from './1763800002000-webhook-deliveries';
+import { ReconciliationIndexes1763900000000 } from './1763900000000-reconciliation-indexes';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
-export const MIGRATIONS = [AccountsAndMoney1763773200000, Messages1763800000000, CarrierReceipts1763800001000, WebhookDeliveries1763800002000];
+export const MIGRATIONS = [
+  AccountsAndMoney1763773200000,
+  Messages1763800000000,
+  CarrierReceipts1763800001000,
+  WebhookDeliveries1763800002000,
+  ReconciliationIndexes1763900000000,
+];

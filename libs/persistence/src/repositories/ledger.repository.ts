@@ -36,6 +36,18 @@ export interface LedgerMovement {
 
 const UNIQUE_VIOLATION = '23505';
 
+/** One debit of a batch: after the batch, either charged (with the balance right after it) or refused. */
+export type ChargeOutcome = { ok: true; balanceAfter: Money } | { ok: false; error: InsufficientBalanceError | UnknownCompanyError };
+
+export interface Charge {
+  companyId: string;
+  /** Positive: what is taken from the balance. */
+  amount: Money;
+  /** Unique per company (for example the request id); makes the charge happen once. */
+  reference: string;
+  description?: string;
+}
+
 /**
  * Balances change only here, and only together with their ledger entry, in one statement:
  * the balance never goes below zero and never moves without a record of why.
@@ -71,6 +83,53 @@ export class LedgerRepository {
     const balance = await this.findBalance(movement.companyId, manager);
     if (balance === null) throw new UnknownCompanyError(movement.companyId);
     throw new InsufficientBalanceError(balance);
+  }
+
+  /**
+   * Debits many charges in the caller's transaction with a constant number of statements: the
+   * balances are locked once (in company order, so concurrent batches cannot deadlock), each
+   * charge is taken in order from a running balance and refused if it does not fit, and the
+   * balances and ledger entries are written in one statement each. A charge refused leaves
+   * the balance for the ones after it.
+   */
+  async chargeMany(manager: EntityManager, charges: readonly Charge[]): Promise<ChargeOutcome[]> {
+    const companyIds = [...new Set(charges.map((c) => c.companyId))].sort();
+    const locked: { company_id: string; balance: string }[] = await manager.query(
+      `SELECT company_id, balance FROM balances WHERE company_id = ANY($1::uuid[]) ORDER BY company_id FOR UPDATE`,
+      [companyIds],
+    );
+    const running = new Map(locked.map((row) => [row.company_id, parseMoney(row.balance)]));
+    const entries: { charge: Charge; balanceAfter: Money }[] = [];
+    const outcomes = charges.map((charge): ChargeOutcome => {
+      const balance = running.get(charge.companyId);
+      if (balance === undefined) return { ok: false, error: new UnknownCompanyError(charge.companyId) };
+      if (balance < charge.amount) return { ok: false, error: new InsufficientBalanceError(balance) };
+      const balanceAfter = balance - charge.amount;
+      running.set(charge.companyId, balanceAfter);
+      entries.push({ charge, balanceAfter });
+      return { ok: true, balanceAfter };
+    });
+    if (entries.length === 0) return outcomes;
+    const moved = [...new Set(entries.map((e) => e.charge.companyId))];
+    await manager.query(
+      `UPDATE balances b SET balance = v.balance, updated_at = now()
+       FROM unnest($1::uuid[], $2::numeric[]) AS v(company_id, balance) WHERE b.company_id = v.company_id`,
+      [moved, moved.map((id) => formatMoney(running.get(id) as Money))],
+    );
+    await manager.query(
+      `INSERT INTO ledger_entries (company_id, kind, amount, balance_after, reference, description)
+       SELECT company_id, 'charge', amount, balance_after, reference, description
+       FROM unnest($1::uuid[], $2::numeric[], $3::numeric[], $4::text[], $5::text[])
+         AS e(company_id, amount, balance_after, reference, description)`,
+      [
+        entries.map((e) => e.charge.companyId),
+        entries.map((e) => formatMoney(-e.charge.amount)),
+        entries.map((e) => formatMoney(e.balanceAfter)),
+        entries.map((e) => e.charge.reference),
+        entries.map((e) => e.charge.description ?? null),
+      ],
+    );
+    return outcomes;
   }
 
   async findBalance(companyId: string, manager: EntityManager = this.db.manager): Promise<Money | null> {

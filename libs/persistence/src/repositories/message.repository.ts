@@ -32,8 +32,8 @@ export interface NewMessage {
   partReferences: number[];
 }
 
-/** Rows per INSERT: keeps each statement's parameter count far below PostgreSQL's 65535. */
-const CHUNK = 1_000;
+/** Rows per INSERT: bounds the size of one statement's arrays. */
+const CHUNK = 5_000;
 
 export class MessageRepository {
   constructor(private readonly db: DataSource) {}
@@ -56,22 +56,29 @@ export class MessageRepository {
   }
 
   private async insertMessages(manager: EntityManager, chunk: readonly NewMessage[]): Promise<void> {
-    const columns = 14;
-    const values: unknown[] = [];
-    const tuples = chunk.map((m, i) => {
-      values.push(
-        m.id, m.companyId, m.requestId, m.route, m.sender, m.recipient, m.body, m.encoding, m.parts,
-        formatMoney(m.pricePerPart), formatMoney(m.cost), m.reference, m.webhookUrl, m.status,
-      );
-      const base = i * columns;
-      return `(${Array.from({ length: columns }, (_, c) => `$${base + c + 1}`).join(', ')}, $${chunk.length * columns + 1})`;
-    });
-    values.push(chunk[0]?.scheduledAt ?? null);
+    const column = <T>(pick: (m: NewMessage) => T): T[] => chunk.map(pick);
     await manager.query(
       `INSERT INTO messages (id, company_id, request_id, route, sender, recipient, body, encoding, parts,
          price_per_part, cost, reference, webhook_url, status, scheduled_at)
-       VALUES ${tuples.join(', ')}`,
-      values,
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+         $9::smallint[], $10::numeric[], $11::numeric[], $12::text[], $13::text[], $14::text[], $15::timestamptz[])`,
+      [
+        column((m) => m.id),
+        column((m) => m.companyId),
+        column((m) => m.requestId),
+        column((m) => m.route),
+        column((m) => m.sender),
+        column((m) => m.recipient),
+        column((m) => m.body),
+        column((m) => m.encoding),
+        column((m) => m.parts),
+        column((m) => formatMoney(m.pricePerPart)),
+        column((m) => formatMoney(m.cost)),
+        column((m) => m.reference),
+        column((m) => m.webhookUrl),
+        column((m) => m.status),
+        column((m) => m.scheduledAt?.toISOString() ?? null),
+      ],
     );
   }
 

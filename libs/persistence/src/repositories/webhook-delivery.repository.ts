@@ -84,6 +84,20 @@ export class WebhookDeliveryRepository {
     return String(existing[0]['id']);
   }
 
+  /**
+   * Pending deliveries whose next attempt is more than `overdueMs` past due: their job was lost
+   * (Redis lost its data, or enqueueing failed). Oldest first, with the attempt that is next.
+   */
+  async findOverdue(overdueMs: number, limit: number): Promise<{ id: string; nextAttempt: number }[]> {
+    const rows: { id: string; attempts: number }[] = await this.db.query(
+      `SELECT id, attempts FROM webhook_deliveries
+       WHERE status = 'pending' AND next_attempt_at < now() - make_interval(secs => $1::double precision / 1000)
+       ORDER BY next_attempt_at LIMIT $2`,
+      [overdueMs, limit],
+    );
+    return rows.map((row) => ({ id: String(row.id), nextAttempt: Number(row.attempts) + 1 }));
+  }
+
   async findById(id: string): Promise<WebhookDelivery | null> {
     const rows: Row[] = await this.db.query(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE d.id = $1`, [id]);
     return rows[0] ? toDelivery(rows[0]) : null;

@@ -1,0 +1,124 @@
+import { GroupCommit, type ItemOutcome } from './group-commit';
+
+const ok = <O>(value: O): ItemOutcome<O> => ({ ok: true, value });
+
+function deferred() {
+  let release!: () => void;
+  const promise = new Promise<void>((resolve) => (release = resolve));
+  return { promise, release };
+}
+
+describe('GroupCommit', () => {
+  it('carries items submitted together in one flush, answering each its own outcome', async () => {
+    const flushes: number[][] = [];
+    const batcher = new GroupCommit<number, number>(async (items) => {
+      flushes.push([...items]);
+      return items.map((n) => ok(n * 10));
+    }, { maxBatch: 100 });
+    await expect(Promise.all([1, 2, 3].map((n) => batcher.submit(n)))).resolves.toEqual([10, 20, 30]);
+    expect(flushes).toEqual([[1, 2, 3]]);
+  });
+
+  it('queues what arrives while a flush runs for the next flush, and never runs two at once by default', async () => {
+    const gate = deferred();
+    const flushes: number[][] = [];
+    let running = 0;
+    let mostAtOnce = 0;
+    const batcher = new GroupCommit<number, number>(async (items) => {
+      running += 1;
+      mostAtOnce = Math.max(mostAtOnce, running);
+      flushes.push([...items]);
+      if (flushes.length === 1) await gate.promise;
+      running -= 1;
+      return items.map(ok);
+    }, { maxBatch: 100 });
+    const first = batcher.submit(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    const later = [2, 3, 4].map((n) => batcher.submit(n));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(flushes).toEqual([[1]]);
+    gate.release();
+    await Promise.all([first, ...later]);
+    expect(flushes).toEqual([[1], [2, 3, 4]]);
+    expect(mostAtOnce).toBe(1);
+  });
+
+  it('never puts more than maxBatch items in one flush', async () => {
+    const sizes: number[] = [];
+    const batcher = new GroupCommit<number, number>(async (items) => {
+      sizes.push(items.length);
+      return items.map(ok);
+    }, { maxBatch: 4 });
+    await Promise.all(Array.from({ length: 10 }, (_, n) => batcher.submit(n)));
+    expect(sizes).toEqual([4, 4, 2]);
+  });
+
+  it('rejects only the item whose outcome failed', async () => {
+    const batcher = new GroupCommit<number, number>(async (items) =>
+      items.map((n) => (n === 2 ? { ok: false as const, error: new Error('two is refused') } : ok(n))),
+    { maxBatch: 10 });
+    const results = await Promise.allSettled([1, 2, 3].map((n) => batcher.submit(n)));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  });
+
+  it('when a whole flush throws, retries each item alone so one bad item fails only itself', async () => {
+    const flushes: number[][] = [];
+    const batcher = new GroupCommit<number, number>(async (items) => {
+      flushes.push([...items]);
+      if (items.includes(2)) throw new Error('poison');
+      return items.map(ok);
+    }, { maxBatch: 10 });
+    const results = await Promise.allSettled([1, 2, 3].map((n) => batcher.submit(n)));
+    expect(results).toEqual([
+      { status: 'fulfilled', value: 1 },
+      { status: 'rejected', reason: new Error('poison') },
+      { status: 'fulfilled', value: 3 },
+    ]);
+    expect(flushes).toEqual([[1, 2, 3], [1], [2], [3]]);
+  });
+
+  it('rejects the whole batch with the flush error when isolation is off', async () => {
+    const batcher = new GroupCommit<number, number>(async () => {
+      throw new Error('database down');
+    }, { maxBatch: 10, isolateFailures: false });
+    const results = await Promise.allSettled([1, 2].map((n) => batcher.submit(n)));
+    expect(results.every((r) => r.status === 'rejected')).toBe(true);
+  });
+
+  it('refuses a flush that answers the wrong number of outcomes', async () => {
+    const batcher = new GroupCommit<number, number>(async () => [], { maxBatch: 10 });
+    await expect(batcher.submit(1)).rejects.toThrow('a flush of 1 items answered 0 outcomes');
+  });
+
+  it('runs up to `concurrency` flushes at once', async () => {
+    const gate = deferred();
+    let running = 0;
+    let mostAtOnce = 0;
+    const batcher = new GroupCommit<number, number>(async (items) => {
+      running += 1;
+      mostAtOnce = Math.max(mostAtOnce, running);
+      await gate.promise;
+      running -= 1;
+      return items.map(ok);
+    }, { maxBatch: 1, concurrency: 3 });
+    const all = Promise.all(Array.from({ length: 6 }, (_, n) => batcher.submit(n)));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(batcher.pending).toBe(6);
+    gate.release();
+    await all;
+    expect(mostAtOnce).toBe(3);
+  });
+
+  it('idle() resolves once everything submitted has been flushed', async () => {
+    const done: number[] = [];
+    const batcher = new GroupCommit<number, number>(async (items) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      done.push(...items);
+      return items.map(ok);
+    }, { maxBatch: 2 });
+    for (const n of [1, 2, 3]) void batcher.submit(n);
+    await batcher.idle();
+    expect(done).toEqual([1, 2, 3]);
+    await expect(batcher.idle()).resolves.toBeUndefined();
+  });
+});

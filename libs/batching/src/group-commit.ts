@@ -1,0 +1,112 @@
+export type ItemOutcome<O> = { ok: true; value: O } | { ok: false; error: unknown };
+
+/** Does the work of several items at once: one outcome per item, in the items' order. */
+export type Flush<I, O> = (items: readonly I[]) => Promise<ItemOutcome<O>[]>;
+
+export interface GroupCommitOptions {
+  /** The most items one flush takes. */
+  maxBatch: number;
+  /** Flushes that may run at the same time, each with its own items. Default 1. */
+  concurrency?: number;
+  /**
+   * When a flush of several items throws, flush each item alone, so one bad item (or a deadlock
+   * between batches) fails only itself. Default true.
+   */
+  isolateFailures?: boolean;
+}
+
+interface Waiting<I, O> {
+  item: I;
+  resolve: (value: O) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Coalesces work that arrives concurrently into one flush: one transaction, one commit, one round
+ * trip for many callers. There is no timer: a flush starts as soon as one may run, and what
+ * arrives while it runs waits for the next. Under light load an item goes alone at once; under
+ * heavy load batches grow by themselves to what one flush costs.
+ */
+export class GroupCommit<I, O> {
+  private readonly waiting: Waiting<I, O>[] = [];
+  private readonly maxBatch: number;
+  private readonly concurrency: number;
+  private readonly isolateFailures: boolean;
+  private running = 0;
+  private scheduled = false;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly flush: Flush<I, O>,
+    options: GroupCommitOptions,
+  ) {
+    if (!(options.maxBatch >= 1)) throw new RangeError('maxBatch must be at least 1');
+    this.maxBatch = options.maxBatch;
+    this.concurrency = Math.max(1, options.concurrency ?? 1);
+    this.isolateFailures = options.isolateFailures ?? true;
+  }
+
+  /** Resolves with this item's outcome once the flush that carried it has finished. */
+  submit(item: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.waiting.push({ item, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Items waiting or being flushed. */
+  get pending(): number {
+    return this.waiting.length + this.running;
+  }
+
+  /** Resolves when nothing waits and no flush runs (for a graceful shutdown). */
+  idle(): Promise<void> {
+    if (this.pending === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  // Deferred to the end of the current I/O round, so that requests read in the same round share a flush.
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.running < this.concurrency && this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, this.maxBatch);
+      this.running += 1;
+      void this.run(batch).finally(() => {
+        this.running -= 1;
+        this.pump();
+        if (this.pending === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+      });
+    }
+  }
+
+  private async run(batch: Waiting<I, O>[]): Promise<void> {
+    let outcomes: ItemOutcome<O>[];
+    try {
+      outcomes = await this.flush(batch.map((entry) => entry.item));
+      if (outcomes.length !== batch.length) {
+        throw new Error(`a flush of ${batch.length} items answered ${outcomes.length} outcomes`);
+      }
+    } catch (error) {
+      if (batch.length > 1 && this.isolateFailures) {
+        for (const entry of batch) await this.run([entry]);
+        return;
+      }
+      for (const entry of batch) entry.reject(error);
+      return;
+    }
+    outcomes.forEach((outcome, i) => (outcome.ok ? batch[i].resolve(outcome.value) : batch[i].reject(outcome.error)));
+  }
+}
+
+/** The outcomes of a flush whose items all succeed with nothing to answer. */
+export function allDone(items: readonly unknown[]): ItemOutcome<void>[] {
+  return items.map(() => ({ ok: true, value: undefined }));
+}

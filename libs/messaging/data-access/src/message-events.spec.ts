@@ -1,0 +1,33 @@
+import { QueueName } from '@mp/queue-contracts';
+import { jobsForTransition } from './message-events';
+
+describe('jobsForTransition', () => {
+  const at = new Date('2026-11-22T10:00:00Z');
+  const hook = 'https://example.com/hook';
+
+  it('makes the status event only for a message with a webhook', () => {
+    expect(jobsForTransition({ messageId: 'm1', status: 'sent', webhookUrl: hook }, at)).toEqual([
+      {
+        queue: QueueName.DeliveryEvents,
+        jobName: 'message.status',
+        jobId: 'evt-m1-sent',
+        data: { messageId: 'm1', status: 'sent', occurredAt: at.toISOString() },
+        notBefore: at,
+        priority: null,
+      },
+    ]);
+    expect(jobsForTransition({ messageId: 'm1', status: 'sent', webhookUrl: null }, at)).toEqual([]);
+    expect(jobsForTransition({ messageId: 'm1', status: 'delivered', webhookUrl: null }, at)).toEqual([]);
+  });
+
+  it('refunds a message that settles other than delivered, webhook or not', () => {
+    for (const status of ['undelivered', 'expired', 'rejected', 'failed'] as const) {
+      expect(jobsForTransition({ messageId: 'm2', status, webhookUrl: hook }, at).map((job) => job.jobId)).toEqual([`evt-m2-${status}`, 'refund-m2']);
+      const refund = jobsForTransition({ messageId: 'm2', status, webhookUrl: null }, at);
+      expect(refund).toEqual([
+        { queue: QueueName.BillingSettle, jobName: 'billing.refund', jobId: 'refund-m2', data: { messageId: 'm2' }, notBefore: at, priority: null },
+      ]);
+    }
+    expect(jobsForTransition({ messageId: 'm3', status: 'delivered', webhookUrl: hook }, at).map((job) => job.jobId)).toEqual(['evt-m3-delivered']);
+  });
+});
