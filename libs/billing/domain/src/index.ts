@@ -1,2 +1,3 @@
 export * from './money';
 export * from './pricing';
+export * from './charge-plan';

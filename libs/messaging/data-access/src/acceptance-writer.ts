@@ -1,7 +1,7 @@
 import type { ItemOutcome } from '@mp/batching';
-import type { Money } from '@mp/billing-domain';
-import { InsufficientBalanceError, LedgerRepository, MessageRepository, OutboxRepository, type OutboxJob } from '@mp/persistence';
-import type { DataSource } from 'typeorm';
+import { planCharges, type ChargeDecision, type Money } from '@mp/billing-domain';
+import { LedgerRepository, MessageRepository, UnknownCompanyError, type DecidedCharge, type OutboxJob } from '@mp/persistence';
+import type { DataSource, EntityManager } from 'typeorm';
 import { dispatchJobsFor } from './dispatch-jobs';
 import type { PreparedSend } from './send-preparation';
 
@@ -20,30 +20,77 @@ export interface WrittenAcceptances {
   outbox: { ids: string[]; jobs: OutboxJob[] };
 }
 
+/** The balances moved between the unlocked read and the lock: the plan no longer holds. */
+class BalanceMovedError extends Error {}
+
 /**
- * Charges and stores many sends in ONE transaction: the balances are locked once, each send is
- * charged from a running balance (one ledger entry per request), and the messages, their parts
- * and their dispatch jobs go in with multi-row inserts. A send the balance cannot cover is
- * refused alone; the others commit. Either a send is wholly committed or not at all.
+ * Charges and stores many sends in ONE transaction: each send is charged from a running balance
+ * (one ledger entry per request) and refused alone if it does not fit; the messages, their parts
+ * and their dispatch jobs go in with one multi-row statement. Either a send is wholly committed
+ * or not at all.
+ *
+ * The balance rows are what concurrent transactions queue on, so they are locked as late as
+ * possible: the charges are planned from an unlocked read, the rows inserted, and only then the
+ * balances locked and the plan checked against them — the lock is held for two statements and the
+ * commit. If another transaction moved a balance so that the plan no longer fits, the whole
+ * group is written again with the balances locked first.
  */
 export async function writeAcceptances(db: DataSource, sends: readonly PreparedSend[]): Promise<WrittenAcceptances> {
-  const ledger = new LedgerRepository(db);
-  const messages = new MessageRepository(db);
-  const outbox = new OutboxRepository(db);
-  return db.transaction(async (manager) => {
-    const charges = await ledger.chargeMany(
-      manager,
-      sends.map((send) => ({ companyId: send.companyId, amount: send.totalCost, reference: `sms-request:${send.requestId}` })),
-    );
-    const outcomes = charges.map((charge, i): ItemOutcome<{ balance: Money }> => {
-      if (charge.ok) return { ok: true, value: { balance: charge.balanceAfter } };
-      const error = charge.error instanceof InsufficientBalanceError ? new SendNotAffordableError(charge.error.balance, sends[i].totalCost) : charge.error;
-      return { ok: false, error };
-    });
-    const rows = sends.filter((_, i) => charges[i].ok).flatMap((send) => send.rows);
-    if (rows.length === 0) return { outcomes, outbox: { ids: [], jobs: [] } };
-    await messages.insertMany(manager, rows);
+  const writer = new AcceptanceWriter(db);
+  try {
+    return await db.transaction((manager) => writer.write(manager, sends, 'lock-late'));
+  } catch (error) {
+    if (!(error instanceof BalanceMovedError)) throw error;
+    return db.transaction((manager) => writer.write(manager, sends, 'lock-first'));
+  }
+}
+
+class AcceptanceWriter {
+  private readonly ledger: LedgerRepository;
+  private readonly messages: MessageRepository;
+
+  constructor(db: DataSource) {
+    this.ledger = new LedgerRepository(db);
+    this.messages = new MessageRepository(db);
+  }
+
+  async write(manager: EntityManager, sends: readonly PreparedSend[], mode: 'lock-late' | 'lock-first'): Promise<WrittenAcceptances> {
+    const companyIds = sends.map((send) => send.companyId);
+    const charges = sends.map((send) => ({ companyId: send.companyId, amount: send.totalCost }));
+    const plan = planCharges(await this.ledger.readBalances(manager, companyIds, { lock: mode === 'lock-first' }), charges);
+    const accepted = sends.filter((_, i) => plan.decisions[i].ok);
+    const rows = accepted.flatMap((send) => send.rows);
     const jobs = dispatchJobsFor(rows);
-    return { outcomes, outbox: { ids: await outbox.insertMany(manager, jobs), jobs } };
+    const ids = rows.length > 0 ? await this.messages.insertWithJobs(manager, rows, jobs) : [];
+    let decisions = plan.decisions;
+    let balancesAfter = plan.balancesAfter;
+    if (mode === 'lock-late' && accepted.length > 0) {
+      const locked = planCharges(await this.ledger.readBalances(manager, companyIds, { lock: true }), charges.filter((_, i) => plan.decisions[i].ok));
+      if (locked.decisions.some((decision) => !decision.ok)) throw new BalanceMovedError();
+      decisions = mergeDecisions(plan.decisions, locked.decisions);
+      balancesAfter = locked.balancesAfter;
+    }
+    await this.ledger.writeCharges(manager, chargesToWrite(accepted, decisions.filter((d) => d.ok)), balancesAfter);
+    return { outcomes: sends.map((send, i) => outcomeOf(send, decisions[i])), outbox: { ids, jobs } };
+  }
+}
+
+/** The planned refusals, with the accepted ones' balances as the locked rows make them. */
+function mergeDecisions(planned: readonly ChargeDecision[], locked: readonly ChargeDecision[]): ChargeDecision[] {
+  let next = 0;
+  return planned.map((decision) => (decision.ok ? locked[next++] : decision));
+}
+
+function chargesToWrite(accepted: readonly PreparedSend[], decisions: readonly ChargeDecision[]): DecidedCharge[] {
+  return accepted.map((send, i) => {
+    const decision = decisions[i];
+    if (!decision.ok) throw new Error('only accepted sends are written');
+    return { companyId: send.companyId, amount: send.totalCost, balanceAfter: decision.balanceAfter, reference: `sms-request:${send.requestId}` };
   });
+}
+
+function outcomeOf(send: PreparedSend, decision: ChargeDecision): ItemOutcome<{ balance: Money }> {
+  if (decision.ok) return { ok: true, value: { balance: decision.balanceAfter } };
+  if (decision.reason === 'unknown-company') return { ok: false, error: new UnknownCompanyError(send.companyId) };
+  return { ok: false, error: new SendNotAffordableError(decision.balance, send.totalCost) };
 }

@@ -33,6 +33,11 @@ export interface SmsAcceptanceOptions {
   onCommitted?: OnCommitted;
   /** Sends one transaction carries at most. */
   maxBatch?: number;
+  /**
+   * Transactions in flight at once. More than one lets a group insert its rows while the one
+   * before it holds the balance locks and commits (they are taken late, see writeAcceptances).
+   */
+  concurrency?: number;
 }
 
 /**
@@ -52,7 +57,7 @@ export class SmsAcceptanceService {
         if (onCommitted && written.outbox.jobs.length > 0) this.track(onCommitted(written.outbox));
         return written.outcomes;
       },
-      { maxBatch: options.maxBatch ?? 256 },
+      { maxBatch: options.maxBatch ?? 256, concurrency: options.concurrency ?? 2 },
     );
   }
 

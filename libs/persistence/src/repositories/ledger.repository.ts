@@ -36,13 +36,13 @@ export interface LedgerMovement {
 
 const UNIQUE_VIOLATION = '23505';
 
-/** One debit of a batch: after the batch, either charged (with the balance right after it) or refused. */
-export type ChargeOutcome = { ok: true; balanceAfter: Money } | { ok: false; error: InsufficientBalanceError | UnknownCompanyError };
-
-export interface Charge {
+/** A debit decided by the caller from balances it holds locked: written as it is. */
+export interface DecidedCharge {
   companyId: string;
   /** Positive: what is taken from the balance. */
   amount: Money;
+  /** The balance right after this charge (charges of one company come in order). */
+  balanceAfter: Money;
   /** Unique per company (for example the request id); makes the charge happen once. */
   reference: string;
   description?: string;
@@ -86,50 +86,42 @@ export class LedgerRepository {
   }
 
   /**
-   * Debits many charges in the caller's transaction with a constant number of statements: the
-   * balances are locked once (in company order, so concurrent batches cannot deadlock), each
-   * charge is taken in order from a running balance and refused if it does not fit, and the
-   * balances and ledger entries are written in one statement each. A charge refused leaves
-   * the balance for the ones after it.
+   * The balances of these companies, in the caller's transaction. `lock: true` locks their rows
+   * in company order (so concurrent batches cannot deadlock) until the transaction ends.
    */
-  async chargeMany(manager: EntityManager, charges: readonly Charge[]): Promise<ChargeOutcome[]> {
-    const companyIds = [...new Set(charges.map((c) => c.companyId))].sort();
-    const locked: { company_id: string; balance: string }[] = await manager.query(
-      `SELECT company_id, balance FROM balances WHERE company_id = ANY($1::uuid[]) ORDER BY company_id FOR UPDATE`,
-      [companyIds],
+  async readBalances(manager: EntityManager, companyIds: readonly string[], options: { lock: boolean }): Promise<Map<string, Money>> {
+    const rows: { company_id: string; balance: string }[] = await manager.query(
+      `SELECT company_id, balance FROM balances WHERE company_id = ANY($1::uuid[]) ORDER BY company_id${options.lock ? ' FOR UPDATE' : ''}`,
+      [[...new Set(companyIds)].sort()],
     );
-    const running = new Map(locked.map((row) => [row.company_id, parseMoney(row.balance)]));
-    const entries: { charge: Charge; balanceAfter: Money }[] = [];
-    const outcomes = charges.map((charge): ChargeOutcome => {
-      const balance = running.get(charge.companyId);
-      if (balance === undefined) return { ok: false, error: new UnknownCompanyError(charge.companyId) };
-      if (balance < charge.amount) return { ok: false, error: new InsufficientBalanceError(balance) };
-      const balanceAfter = balance - charge.amount;
-      running.set(charge.companyId, balanceAfter);
-      entries.push({ charge, balanceAfter });
-      return { ok: true, balanceAfter };
-    });
-    if (entries.length === 0) return outcomes;
-    const moved = [...new Set(entries.map((e) => e.charge.companyId))];
+    return new Map(rows.map((row) => [row.company_id, parseMoney(row.balance)]));
+  }
+
+  /**
+   * Writes debits decided from balances the caller holds locked (see readBalances): the new
+   * balances and one ledger entry per charge, in one statement. The balance CHECK still refuses
+   * anything below zero.
+   */
+  async writeCharges(manager: EntityManager, charges: readonly DecidedCharge[], balancesAfter: ReadonlyMap<string, Money>): Promise<void> {
+    if (charges.length === 0) return;
+    const moved = [...new Set(charges.map((c) => c.companyId))];
     await manager.query(
-      `UPDATE balances b SET balance = v.balance, updated_at = now()
-       FROM unnest($1::uuid[], $2::numeric[]) AS v(company_id, balance) WHERE b.company_id = v.company_id`,
-      [moved, moved.map((id) => formatMoney(running.get(id) as Money))],
-    );
-    await manager.query(
-      `INSERT INTO ledger_entries (company_id, kind, amount, balance_after, reference, description)
+      `WITH moved AS (
+         UPDATE balances b SET balance = v.balance, updated_at = now()
+         FROM unnest($1::uuid[], $2::numeric[]) AS v(company_id, balance) WHERE b.company_id = v.company_id)
+       INSERT INTO ledger_entries (company_id, kind, amount, balance_after, reference, description)
        SELECT company_id, 'charge', amount, balance_after, reference, description
-       FROM unnest($1::uuid[], $2::numeric[], $3::numeric[], $4::text[], $5::text[])
-         AS e(company_id, amount, balance_after, reference, description)`,
+       FROM unnest($3::uuid[], $4::numeric[], $5::numeric[], $6::text[], $7::text[]) AS e(company_id, amount, balance_after, reference, description)`,
       [
-        entries.map((e) => e.charge.companyId),
-        entries.map((e) => formatMoney(-e.charge.amount)),
-        entries.map((e) => formatMoney(e.balanceAfter)),
-        entries.map((e) => e.charge.reference),
-        entries.map((e) => e.charge.description ?? null),
+        moved,
+        moved.map((id) => formatMoney(balancesAfter.get(id) as Money)),
+        charges.map((c) => c.companyId),
+        charges.map((c) => formatMoney(-c.amount)),
+        charges.map((c) => formatMoney(c.balanceAfter)),
+        charges.map((c) => c.reference),
+        charges.map((c) => c.description ?? null),
       ],
     );
-    return outcomes;
   }
 
   async findBalance(companyId: string, manager: EntityManager = this.db.manager): Promise<Money | null> {

@@ -1,5 +1,6 @@
 import { formatMoney, type Money } from '@mp/billing-domain';
 import type { DataSource, EntityManager } from 'typeorm';
+import { outboxRows, type OutboxJob } from './outbox.repository';
 
 export type MessageStatus =
   | 'scheduled'
@@ -32,19 +33,41 @@ export interface NewMessage {
   partReferences: number[];
 }
 
-/** Rows per INSERT: bounds the size of one statement's arrays. */
+/** Rows per statement: bounds the size of one statement's arrays. */
 const CHUNK = 5_000;
+
+interface Statement {
+  sql: string;
+  params: unknown[];
+}
 
 export class MessageRepository {
   constructor(private readonly db: DataSource) {}
 
-  /** Inserts messages and their parts with multi-row INSERTs, inside the caller's transaction. */
+  /** Inserts messages and their parts, one statement per chunk, inside the caller's transaction. */
   async insertMany(manager: EntityManager, messages: readonly NewMessage[]): Promise<void> {
     for (let start = 0; start < messages.length; start += CHUNK) {
       const chunk = messages.slice(start, start + CHUNK);
-      await this.insertMessages(manager, chunk);
-      await this.insertParts(manager, chunk);
+      const rows = messageRows(chunk, 1);
+      const parts = partRows(chunk, 1 + rows.params.length);
+      await manager.query(`WITH m AS (${rows.sql}) ${parts.sql}`, [...rows.params, ...parts.params]);
     }
+  }
+
+  /**
+   * Inserts messages, their parts and the outbox jobs that will dispatch them in ONE statement (one
+   * round trip: acceptance is latency-bound). Returns the ids of the outbox rows inserted.
+   */
+  async insertWithJobs(manager: EntityManager, messages: readonly NewMessage[], jobs: readonly OutboxJob[]): Promise<string[]> {
+    const rows = messageRows(messages, 1);
+    const parts = partRows(messages, 1 + rows.params.length);
+    const outbox = outboxRows(jobs, 1 + rows.params.length + parts.params.length);
+    const inserted: { id: string }[] = await manager.query(`WITH m AS (${rows.sql}), p AS (${parts.sql}) ${outbox.sql}`, [
+      ...rows.params,
+      ...parts.params,
+      ...outbox.params,
+    ]);
+    return inserted.map((row) => String(row.id));
   }
 
   async findForCompany(companyId: string, id: string): Promise<Record<string, unknown> | null> {
@@ -54,49 +77,53 @@ export class MessageRepository {
     );
     return rows[0] ?? null;
   }
+}
 
-  private async insertMessages(manager: EntityManager, chunk: readonly NewMessage[]): Promise<void> {
-    const column = <T>(pick: (m: NewMessage) => T): T[] => chunk.map(pick);
-    await manager.query(
-      `INSERT INTO messages (id, company_id, request_id, route, sender, recipient, body, encoding, parts,
-         price_per_part, cost, reference, webhook_url, status, scheduled_at)
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-         $9::smallint[], $10::numeric[], $11::numeric[], $12::text[], $13::text[], $14::text[], $15::timestamptz[])`,
-      [
-        column((m) => m.id),
-        column((m) => m.companyId),
-        column((m) => m.requestId),
-        column((m) => m.route),
-        column((m) => m.sender),
-        column((m) => m.recipient),
-        column((m) => m.body),
-        column((m) => m.encoding),
-        column((m) => m.parts),
-        column((m) => formatMoney(m.pricePerPart)),
-        column((m) => formatMoney(m.cost)),
-        column((m) => m.reference),
-        column((m) => m.webhookUrl),
-        column((m) => m.status),
-        column((m) => m.scheduledAt?.toISOString() ?? null),
-      ],
-    );
-  }
+/** `$first, $first+1, …` cast to these types, for `unnest`. */
+function unnestOf(first: number, types: readonly string[]): string {
+  return `unnest(${types.map((type, i) => `$${first + i}::${type}[]`).join(', ')})`;
+}
 
-  private async insertParts(manager: EntityManager, chunk: readonly NewMessage[]): Promise<void> {
-    const ids: string[] = [];
-    const indexes: number[] = [];
-    const references: number[] = [];
-    for (const message of chunk) {
-      message.partReferences.forEach((reference, i) => {
-        ids.push(message.id);
-        indexes.push(i + 1);
-        references.push(reference);
-      });
-    }
-    await manager.query(
-      `INSERT INTO message_parts (message_id, part_index, user_message_reference)
-       SELECT * FROM unnest($1::uuid[], $2::smallint[], $3::integer[])`,
-      [ids, indexes, references],
-    );
+function messageRows(messages: readonly NewMessage[], first: number): Statement {
+  const column = <T>(pick: (m: NewMessage) => T): T[] => messages.map(pick);
+  const types = ['uuid', 'uuid', 'uuid', 'text', 'text', 'text', 'text', 'text', 'smallint', 'numeric', 'numeric', 'text', 'text', 'text', 'timestamptz'];
+  return {
+    sql: `INSERT INTO messages (id, company_id, request_id, route, sender, recipient, body, encoding, parts,
+            price_per_part, cost, reference, webhook_url, status, scheduled_at)
+          SELECT * FROM ${unnestOf(first, types)}`,
+    params: [
+      column((m) => m.id),
+      column((m) => m.companyId),
+      column((m) => m.requestId),
+      column((m) => m.route),
+      column((m) => m.sender),
+      column((m) => m.recipient),
+      column((m) => m.body),
+      column((m) => m.encoding),
+      column((m) => m.parts),
+      column((m) => formatMoney(m.pricePerPart)),
+      column((m) => formatMoney(m.cost)),
+      column((m) => m.reference),
+      column((m) => m.webhookUrl),
+      column((m) => m.status),
+      column((m) => m.scheduledAt?.toISOString() ?? null),
+    ],
+  };
+}
+
+function partRows(messages: readonly NewMessage[], first: number): Statement {
+  const ids: string[] = [];
+  const indexes: number[] = [];
+  const references: number[] = [];
+  for (const message of messages) {
+    message.partReferences.forEach((reference, i) => {
+      ids.push(message.id);
+      indexes.push(i + 1);
+      references.push(reference);
+    });
   }
+  return {
+    sql: `INSERT INTO message_parts (message_id, part_index, user_message_reference) SELECT * FROM ${unnestOf(first, ['uuid', 'smallint', 'integer'])}`,
+    params: [ids, indexes, references],
+  };
 }

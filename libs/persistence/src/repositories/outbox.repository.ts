@@ -24,20 +24,8 @@ export class OutboxRepository {
   /** Inserts jobs; a job id already in the outbox is skipped (the job exists already). */
   async insertMany(manager: EntityManager, jobs: readonly OutboxJob[]): Promise<string[]> {
     if (jobs.length === 0) return [];
-    const rows: { id: string }[] = await manager.query(
-      `INSERT INTO outbox (queue, job_name, job_id, data, not_before, priority)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::timestamptz[], $6::integer[])
-       ON CONFLICT (job_id) DO NOTHING
-       RETURNING id`,
-      [
-        jobs.map((j) => j.queue),
-        jobs.map((j) => j.jobName),
-        jobs.map((j) => j.jobId),
-        jobs.map((j) => JSON.stringify(j.data)),
-        jobs.map((j) => j.notBefore.toISOString()),
-        jobs.map((j) => j.priority),
-      ],
-    );
+    const { sql, params } = outboxRows(jobs, 1);
+    const rows: { id: string }[] = await manager.query(sql, params);
     return rows.map((row) => String(row.id));
   }
 
@@ -65,4 +53,26 @@ export class OutboxRepository {
       priority: row.priority,
     }));
   }
+}
+
+/**
+ * The INSERT of outbox jobs with parameters from `$first` on, answering the ids inserted; a job id
+ * already in the outbox is skipped. Other repositories put it in their own statements.
+ */
+export function outboxRows(jobs: readonly OutboxJob[], first: number): { sql: string; params: unknown[] } {
+  const $ = (i: number) => `$${first + i}`;
+  return {
+    sql: `INSERT INTO outbox (queue, job_name, job_id, data, not_before, priority)
+          SELECT * FROM unnest(${$(0)}::text[], ${$(1)}::text[], ${$(2)}::text[], ${$(3)}::jsonb[], ${$(4)}::timestamptz[], ${$(5)}::integer[])
+          ON CONFLICT (job_id) DO NOTHING
+          RETURNING id`,
+    params: [
+      jobs.map((j) => j.queue),
+      jobs.map((j) => j.jobName),
+      jobs.map((j) => j.jobId),
+      jobs.map((j) => JSON.stringify(j.data)),
+      jobs.map((j) => j.notBefore.toISOString()),
+      jobs.map((j) => j.priority),
+    ],
+  };
 }
