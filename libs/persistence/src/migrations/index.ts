@@ -3,6 +3,7 @@ import { Messages1763800000000 } from './1763800000000-messages';
 import { CarrierReceipts1763800001000 } from './1763800001000-carrier-receipts';
 import { WebhookDeliveries1763800002000 } from './1763800002000-webhook-deliveries';
 import { ReconciliationIndexes1763900000000 } from './1763900000000-reconciliation-indexes';
+import { Otps1764000000000 } from './1764000000000-otps';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   CarrierReceipts1763800001000,
   WebhookDeliveries1763800002000,
   ReconciliationIndexes1763900000000,
+  Otps1764000000000,
 ];

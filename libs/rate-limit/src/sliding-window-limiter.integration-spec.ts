@@ -1,0 +1,76 @@
+import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { SlidingWindowLimiter } from './sliding-window-limiter';
+
+describe('SlidingWindowLimiter (Redis)', () => {
+  let redis: Redis;
+  const prefix = `${process.env.QUEUE_PREFIX ?? 'mp-test'}:rate-limit`;
+
+  beforeAll(() => {
+    redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  });
+  afterAll(async () => {
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  it('lets exactly `limit` of many concurrent takes through, across connections, and says how long to wait', async () => {
+    const other = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    try {
+      const key = randomUUID();
+      const limiters = [new SlidingWindowLimiter(redis, prefix, 60_000), new SlidingWindowLimiter(other, prefix, 60_000)];
+      const decisions = await Promise.all(Array.from({ length: 50 }, (_, i) => limiters[i % 2].take(key, 20)));
+      expect(decisions.filter((d) => d.allowed)).toHaveLength(20);
+      const refused = decisions.filter((d) => !d.allowed);
+      expect(refused).toHaveLength(30);
+      for (const decision of refused) {
+        if (decision.allowed) continue;
+        expect(decision.retryAfterMs).toBeGreaterThan(55_000);
+        expect(decision.retryAfterMs).toBeLessThanOrEqual(60_000);
+      }
+    } finally {
+      other.disconnect();
+    }
+  });
+
+  it('frees a slot when the oldest event leaves the rolling window', async () => {
+    const limiter = new SlidingWindowLimiter(redis, prefix, 600);
+    const key = randomUUID();
+    expect((await limiter.take(key, 2)).allowed).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await limiter.take(key, 2)).allowed).toBe(true);
+    const refused = await limiter.take(key, 2);
+    expect(refused.allowed).toBe(false);
+    if (!refused.allowed) expect(refused.retryAfterMs).toBeLessThanOrEqual(310);
+    await new Promise((resolve) => setTimeout(resolve, 320));
+    expect((await limiter.take(key, 2)).allowed).toBe(true);
+    expect((await limiter.take(key, 2)).allowed).toBe(false);
+  });
+
+  it('gives back a released slot, and reports usage without taking one', async () => {
+    const limiter = new SlidingWindowLimiter(redis, prefix, 60_000);
+    const key = randomUUID();
+    const first = await limiter.take(key, 1);
+    expect(first.allowed).toBe(true);
+    expect((await limiter.take(key, 1)).allowed).toBe(false);
+    const usage = await limiter.usage(key, 1);
+    expect(usage).toMatchObject({ used: 1, limit: 1, remaining: 0 });
+    expect(usage.resetAt?.getTime()).toBeGreaterThan(Date.now() + 50_000);
+    if (first.allowed) await limiter.release(key, first.slot);
+    expect(await limiter.usage(key, 1)).toEqual({ used: 0, limit: 1, remaining: 1, resetAt: null });
+    expect((await limiter.take(key, 1)).allowed).toBe(true);
+  });
+
+  it('honours a lower limit set while events are counted: the wait is until enough of them leave', async () => {
+    const limiter = new SlidingWindowLimiter(redis, prefix, 1_000);
+    const key = randomUUID();
+    for (let i = 0; i < 3; i++) {
+      expect((await limiter.take(key, 3)).allowed).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const refused = await limiter.take(key, 1);
+    expect(refused).toMatchObject({ allowed: false, used: 3 });
+    if (!refused.allowed) expect(refused.retryAfterMs).toBeGreaterThan(700);
+  });
+});
