@@ -1,4 +1,4 @@
-import { CredentialEnv, PrivateInProduction } from '@mp/config';
+import { Base64Key32, CredentialEnv, DEV_SECRETS, PrivateInProduction } from '@mp/config';
 import { IsInt, Max, Min, MinLength } from 'class-validator';
 
 export class GatewayEnv extends CredentialEnv {
@@ -22,4 +22,14 @@ export class GatewayEnv extends CredentialEnv {
   @Min(1)
   @Max(200)
   DATABASE_POOL_SIZE: number = 20;
+
+  /** HMAC key of stored OTP codes: a code is kept only as HMAC(key, verification id + code). */
+  @Base64Key32()
+  @PrivateInProduction()
+  OTP_HASH_KEY: string = DEV_SECRETS.OTP_HASH_KEY;
+
+  /** AES-256-GCM key of texts that carry a code, wherever they rest; the sms-dispatcher has the same. */
+  @Base64Key32()
+  @PrivateInProduction()
+  OTP_TEXT_KEY: string = DEV_SECRETS.OTP_TEXT_KEY;
 }

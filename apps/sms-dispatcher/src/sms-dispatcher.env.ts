@@ -1,4 +1,5 @@
 import { WorkerEnv } from '@mp/app-runtime';
+import { Base64Key32, DEV_SECRETS, PrivateInProduction } from '@mp/config';
 import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
 
 export class SmsDispatcherEnv extends WorkerEnv {
@@ -98,4 +99,9 @@ export class SmsDispatcherEnv extends WorkerEnv {
   @Min(1)
   @Max(30 * 24 * 60)
   RECEIPT_TIMEOUT_MINUTES: number = 72 * 60;
+
+  /** AES-256-GCM key that opens OTP texts just before submit_sm; the gateway seals with the same. */
+  @Base64Key32()
+  @PrivateInProduction()
+  OTP_TEXT_KEY: string = DEV_SECRETS.OTP_TEXT_KEY;
 }

@@ -8,7 +8,15 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export const DEV_SECRETS = {
   API_KEY_PEPPER: 'dev-only-api-key-pepper-change-me-0000000000',
   JWT_SECRET: 'dev-only-jwt-secret-change-me-000000000000000',
+  // 32 bytes each, base64: what the OTP keys must be.
+  OTP_HASH_KEY: 'ZGV2LW9ubHktb3RwLWhhc2gta2V5LWNoYW5nZS1tZSE=',
+  OTP_TEXT_KEY: 'ZGV2LW9ubHktb3RwLXRleHQta2V5LWNoYW5nZS1tZSE=',
 } as const;
+
+/** A 32-byte key written in base64 (`openssl rand -base64 32`). */
+export function Base64Key32(): PropertyDecorator {
+  return Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'must be 32 bytes in base64 (openssl rand -base64 32)' });
+}
 
 const devSecretValues: readonly string[] = Object.values(DEV_SECRETS);
 

@@ -53,7 +53,7 @@ export interface RefundMessageJob {
  */
 export interface QueueJobs {
   [QueueName.SmsDispatch]: QueueProbeJob | SmsSubmitJob;
-  [QueueName.OtpDispatch]: QueueProbeJob;
+  [QueueName.OtpDispatch]: QueueProbeJob | SmsSubmitJob;
   [QueueName.OtpDeliver]: QueueProbeJob;
   [QueueName.DeliveryEvents]: QueueProbeJob | MessageStatusJob;
   [QueueName.WebhookDeliver]: QueueProbeJob | WebhookDeliverJob;
@@ -67,7 +67,7 @@ export type JobDataOf<Q extends QueueName, N extends JobNameOf<Q>> = Extract<Job
 /** The same unions as runtime lists, for the start-up check that each has exactly one handler. */
 export const QUEUE_JOB_NAMES: { readonly [Q in QueueName]: readonly JobNameOf<Q>[] } = Object.freeze({
   [QueueName.SmsDispatch]: ['queue.probe', 'sms.submit'],
-  [QueueName.OtpDispatch]: ['queue.probe'],
+  [QueueName.OtpDispatch]: ['queue.probe', 'sms.submit'],
   [QueueName.OtpDeliver]: ['queue.probe'],
   [QueueName.DeliveryEvents]: ['queue.probe', 'message.status'],
   [QueueName.WebhookDeliver]: ['queue.probe', 'webhook.deliver'],

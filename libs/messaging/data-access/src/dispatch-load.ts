@@ -12,7 +12,9 @@ export interface DispatchMessage {
   status: string;
   sender: string;
   recipient: string;
+  /** As stored: sealed (AES-256-GCM) when `bodySealed`, which OTP texts are. */
   body: string;
+  bodySealed: boolean;
   route: string;
   webhookUrl: string | null;
   parts: DispatchPart[];
@@ -24,6 +26,7 @@ interface MessageRow {
   sender: string;
   recipient: string;
   body: string;
+  body_sealed: boolean;
   route: string;
   webhook_url: string | null;
 }
@@ -42,7 +45,7 @@ export async function loadMessages(db: DataSource, messageIds: readonly string[]
   const ids = [...new Set(messageIds.map((id) => id.toLowerCase()))];
   if (ids.length === 0) return [];
   const messages: MessageRow[] = await db.query(
-    `SELECT id, status, sender, recipient, body, route, webhook_url FROM messages WHERE id = ANY($1::uuid[])`,
+    `SELECT id, status, sender, recipient, body, body_sealed, route, webhook_url FROM messages WHERE id = ANY($1::uuid[])`,
     [ids],
   );
   const parts: PartRow[] = await db.query(
@@ -60,7 +63,7 @@ export async function loadMessages(db: DataSource, messageIds: readonly string[]
   return ids.flatMap((id) => {
     const m = byId.get(id);
     if (!m) return [];
-    const { webhook_url: webhookUrl, ...fields } = m;
-    return [{ ...fields, webhookUrl, parts: partsOf.get(id) ?? [] }];
+    const { webhook_url: webhookUrl, body_sealed: bodySealed, ...fields } = m;
+    return [{ ...fields, bodySealed, webhookUrl, parts: partsOf.get(id) ?? [] }];
   });
 }

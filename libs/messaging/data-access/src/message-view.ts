@@ -38,7 +38,7 @@ const iso = (value: Date | null) => (value ? new Date(value).toISOString() : nul
 /** Company-scoped: another company's message id reads as not found. */
 export async function findMessageView(db: DataSource, companyId: string, messageId: string): Promise<MessageView | null> {
   if (!UUID.test(messageId)) return null;
-  const rows: Record<string, unknown>[] = await db.query(`SELECT * FROM messages WHERE id = $1 AND company_id = $2`, [messageId, companyId]);
+  const rows: Record<string, unknown>[] = await db.query(`SELECT * FROM messages WHERE id = $1 AND company_id = $2 AND otp_id IS NULL`, [messageId, companyId]);
   const row = rows[0];
   if (!row) return null;
   const parts: { part_index: number; status: string; submitted_at: Date | null; completed_at: Date | null; error_code: string | null }[] =

@@ -15,6 +15,10 @@ export class TemplateEntity {
   @Column({ type: 'text' })
   text: string;
 
+  /** The template this row translates (into `lang`); null for a template of its own. */
+  @Column({ name: 'translation_of', type: 'integer', nullable: true })
+  translationOf: number | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

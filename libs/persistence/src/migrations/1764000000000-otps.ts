@@ -63,9 +63,14 @@ export class Otps1764000000000 implements MigrationInterface {
       )`);
     await db.query(`CREATE INDEX otp_events_company_idx ON otp_events (company_id, created_at DESC, id DESC)`);
     await db.query(`ALTER TABLE messages ADD COLUMN otp_id uuid, ADD COLUMN body_sealed boolean NOT NULL DEFAULT false`);
+    // A template's translations: rows whose translation_of is the template's id, one per language.
+    await db.query(`ALTER TABLE templates ADD COLUMN translation_of integer REFERENCES templates (id)`);
+    await db.query(`CREATE UNIQUE INDEX templates_language_idx ON templates ((coalesce(translation_of, id)), lang)`);
   }
 
   async down(db: QueryRunner): Promise<void> {
+    await db.query(`DROP INDEX templates_language_idx`);
+    await db.query(`ALTER TABLE templates DROP COLUMN translation_of`);
     await db.query(`ALTER TABLE messages DROP COLUMN body_sealed, DROP COLUMN otp_id`);
     for (const table of ['otp_events', 'otp_attempts', 'otps']) await db.query(`DROP TABLE ${table}`);
   }

@@ -31,6 +31,11 @@ export interface NewMessage {
   scheduledAt: Date | null;
   /** One stable 16-bit reference per part, so a carrier drops a resubmission. */
   partReferences: number[];
+  /** Default `sms`. */
+  channel?: 'sms' | 'whatsapp';
+  /** The OTP this message carries the code of; its body is then sealed (AES-256-GCM). */
+  otpId?: string | null;
+  bodySealed?: boolean;
 }
 
 /** Rows per statement: bounds the size of one statement's arrays. */
@@ -86,10 +91,13 @@ function unnestOf(first: number, types: readonly string[]): string {
 
 function messageRows(messages: readonly NewMessage[], first: number): Statement {
   const column = <T>(pick: (m: NewMessage) => T): T[] => messages.map(pick);
-  const types = ['uuid', 'uuid', 'uuid', 'text', 'text', 'text', 'text', 'text', 'smallint', 'numeric', 'numeric', 'text', 'text', 'text', 'timestamptz'];
+  const types = [
+    ...['uuid', 'uuid', 'uuid', 'text', 'text', 'text', 'text', 'text', 'smallint', 'numeric', 'numeric', 'text', 'text', 'text', 'timestamptz'],
+    ...['text', 'uuid', 'boolean'],
+  ];
   return {
     sql: `INSERT INTO messages (id, company_id, request_id, route, sender, recipient, body, encoding, parts,
-            price_per_part, cost, reference, webhook_url, status, scheduled_at)
+            price_per_part, cost, reference, webhook_url, status, scheduled_at, channel, otp_id, body_sealed)
           SELECT * FROM ${unnestOf(first, types)}`,
     params: [
       column((m) => m.id),
@@ -107,6 +115,9 @@ function messageRows(messages: readonly NewMessage[], first: number): Statement 
       column((m) => m.webhookUrl),
       column((m) => m.status),
       column((m) => m.scheduledAt?.toISOString() ?? null),
+      column((m) => m.channel ?? 'sms'),
+      column((m) => m.otpId ?? null),
+      column((m) => m.bodySealed ?? false),
     ],
   };
 }

@@ -1,0 +1,5 @@
+export * from './otp-errors';
+export * from './otp-journal';
+export * from './otp-sender';
+export * from './otp-text';
+export * from './otp-verifier';

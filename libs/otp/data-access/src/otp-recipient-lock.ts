@@ -1,0 +1,23 @@
+import { blockLookbackStart, blockUntil } from '@mp/otp-domain';
+import type { EntityManager } from 'typeorm';
+
+/**
+ * Serialises the sends and verifications of one recipient of one application, so that concurrent
+ * wrong codes are all counted and a block cannot be slipped past by arriving at the same moment.
+ */
+export async function lockRecipient(manager: EntityManager, applicationId: string, recipient: string): Promise<void> {
+  await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`otp:${applicationId}:${recipient}`]);
+}
+
+/** When the recipient's block ends, or null when there is none; counted from the wrong codes recorded. */
+export async function recipientBlockedUntil(manager: EntityManager, applicationId: string, recipient: string, now: Date): Promise<Date | null> {
+  const rows: { created_at: Date }[] = await manager.query(
+    `SELECT created_at FROM otp_attempts
+     WHERE application_id = $1 AND recipient = $2 AND outcome = 'invalid_code' AND created_at >= $3`,
+    [applicationId, recipient, blockLookbackStart(now)],
+  );
+  return blockUntil(
+    rows.map((row) => new Date(row.created_at)),
+    now,
+  );
+}

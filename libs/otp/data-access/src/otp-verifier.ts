@@ -1,0 +1,114 @@
+import { OTP_BLOCK, otpCodeMatches, retryAfterSeconds } from '@mp/otp-domain';
+import type { DataSource, EntityManager } from 'typeorm';
+import { recordOtpAttempt, recordOtpEvent, type OtpSubject } from './otp-journal';
+import { lockRecipient, recipientBlockedUntil } from './otp-recipient-lock';
+
+/** Which OTP: by its verification id, or the newest pending one of a recipient of an application. */
+export type OtpTarget = { verificationId: string } | { applicationId: string; recipient: string };
+
+export type VerifyOutcome =
+  | { outcome: 'verified'; verificationId: string; recipient: string; verifiedAt: Date }
+  | { outcome: 'invalid_code'; verificationId: string; attemptsRemaining: number }
+  | { outcome: 'expired'; verificationId: string }
+  | { outcome: 'already_verified'; verificationId: string }
+  | { outcome: 'no_longer_valid'; verificationId: string; status: string }
+  | { outcome: 'blocked'; retryAfterSeconds: number }
+  | { outcome: 'not_found' };
+
+interface OtpRow {
+  id: string;
+  company_id: string;
+  application_id: string;
+  recipient: string;
+  status: string;
+  code_hash: string;
+  expires_at: Date;
+}
+
+/**
+ * Checks a code, once: the OTP row is locked, so of many concurrent correct verifications exactly
+ * one succeeds; every attempt is recorded, and the third wrong code for a recipient within 30
+ * minutes blocks it (and fails the OTP).
+ */
+export class OtpVerifier {
+  constructor(
+    private readonly db: DataSource,
+    private readonly hashKey: Buffer,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async verify(companyId: string, target: OtpTarget, code: string): Promise<VerifyOutcome> {
+    const now = this.now();
+    return this.db.transaction(async (manager) => {
+      const found = await findOtp(manager, companyId, target);
+      if (!found) return { outcome: 'not_found' };
+      await lockRecipient(manager, found.application_id, found.recipient);
+      const [otp] = (await manager.query(`SELECT id, company_id, application_id, recipient, status, code_hash, expires_at FROM otps WHERE id = $1 FOR UPDATE`, [
+        found.id,
+      ])) as OtpRow[];
+      const subject: OtpSubject = { otpId: otp.id, companyId, applicationId: otp.application_id, recipient: otp.recipient };
+      const until = await recipientBlockedUntil(manager, otp.application_id, otp.recipient, now);
+      if (until) {
+        await recordOtpAttempt(manager, subject, 'blocked', now);
+        return { outcome: 'blocked', retryAfterSeconds: retryAfterSeconds(until, now) };
+      }
+      return this.check(manager, otp, subject, code, now);
+    });
+  }
+
+  private async check(manager: EntityManager, otp: OtpRow, subject: OtpSubject, code: string, now: Date): Promise<VerifyOutcome> {
+    if (otp.status === 'verified') {
+      await recordOtpAttempt(manager, subject, 'already_verified', now);
+      return { outcome: 'already_verified', verificationId: otp.id };
+    }
+    if (otp.status === 'expired' || (otp.status === 'pending' && now >= new Date(otp.expires_at))) {
+      if (otp.status === 'pending') {
+        await manager.query(`UPDATE otps SET status = 'expired', updated_at = $2 WHERE id = $1`, [otp.id, now]);
+        await recordOtpEvent(manager, subject, 'expired', now);
+      }
+      await recordOtpAttempt(manager, subject, 'expired', now);
+      return { outcome: 'expired', verificationId: otp.id };
+    }
+    if (otp.status !== 'pending') return { outcome: 'no_longer_valid', verificationId: otp.id, status: otp.status };
+    if (otpCodeMatches(this.hashKey, otp.id, code, otp.code_hash)) {
+      await manager.query(`UPDATE otps SET status = 'verified', verified_at = $2, updated_at = $2 WHERE id = $1`, [otp.id, now]);
+      await recordOtpAttempt(manager, subject, 'success', now);
+      await recordOtpEvent(manager, subject, 'verified', now);
+      return { outcome: 'verified', verificationId: otp.id, recipient: otp.recipient, verifiedAt: now };
+    }
+    return this.wrongCode(manager, otp, subject, now);
+  }
+
+  private async wrongCode(manager: EntityManager, otp: OtpRow, subject: OtpSubject, now: Date): Promise<VerifyOutcome> {
+    await recordOtpAttempt(manager, subject, 'invalid_code', now);
+    await recordOtpEvent(manager, subject, 'failed_attempt', now);
+    const [{ failures }] = (await manager.query(
+      `SELECT count(*)::int AS failures FROM otp_attempts
+       WHERE application_id = $1 AND recipient = $2 AND outcome = 'invalid_code' AND created_at > $3`,
+      [otp.application_id, otp.recipient, new Date(now.getTime() - OTP_BLOCK.windowMs)],
+    )) as { failures: number }[];
+    const attemptsRemaining = Math.max(0, OTP_BLOCK.failures - failures);
+    if (attemptsRemaining === 0) {
+      await manager.query(`UPDATE otps SET status = 'failed', updated_at = $2 WHERE id = $1 AND status = 'pending'`, [otp.id, now]);
+      await recordOtpEvent(manager, subject, 'blocked', now, { until: new Date(now.getTime() + OTP_BLOCK.durationMs).toISOString() });
+    }
+    return { outcome: 'invalid_code', verificationId: otp.id, attemptsRemaining };
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+async function findOtp(manager: EntityManager, companyId: string, target: OtpTarget): Promise<{ id: string; application_id: string; recipient: string } | null> {
+  if ('verificationId' in target) {
+    if (!UUID.test(target.verificationId)) return null;
+    const rows = await manager.query(`SELECT id, application_id, recipient FROM otps WHERE id = $1 AND company_id = $2`, [target.verificationId, companyId]);
+    return rows[0] ?? null;
+  }
+  // The newest pending OTP of the recipient; without one, the newest at all (to say why it no longer works).
+  const rows = await manager.query(
+    `SELECT id, application_id, recipient FROM otps WHERE application_id = $1 AND recipient = $2 AND company_id = $3
+     ORDER BY (status = 'pending') DESC, created_at DESC LIMIT 1`,
+    [target.applicationId, target.recipient, companyId],
+  );
+  return rows[0] ?? null;
+}

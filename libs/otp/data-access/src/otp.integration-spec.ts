@@ -1,0 +1,139 @@
+import { AccountsService } from '@mp/accounts';
+import { DEFAULT_APPLICATION_SETTINGS } from '@mp/accounts-domain';
+import { DEFAULT_PRICES, parseMoney } from '@mp/billing-domain';
+import { OTP_BLOCK, openText, parseTextKey } from '@mp/otp-domain';
+import { ApplicationRepository, LedgerRepository } from '@mp/persistence';
+import { openTestDataSource } from '@mp/testing';
+import { randomBytes } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { OtpBlockedError, OtpNotAffordableError } from './otp-errors';
+import { OtpSender, type OtpSendCommand } from './otp-sender';
+import { OtpVerifier } from './otp-verifier';
+
+describe('OTP send and verify (PostgreSQL)', () => {
+  let db: DataSource;
+  let accounts: AccountsService;
+  const keys = { hash: randomBytes(32), text: parseTextKey(randomBytes(32).toString('base64')) };
+  let clock = new Date('2026-11-22T10:00:00Z');
+  const now = () => clock;
+  const later = (ms: number) => (clock = new Date(clock.getTime() + ms));
+
+  let sender: OtpSender;
+  let verifier: OtpVerifier;
+  let nextNumber = 612340000;
+  const newNumber = () => `+33${nextNumber++}`;
+
+  async function company(balance = '1') {
+    const created = await accounts.createCompany({ name: `Otp ${nextNumber}`, balance });
+    const app = await new ApplicationRepository(db).findByAppid(created.appid);
+    if (!app) throw new Error('no application');
+    return { companyId: created.company_id, application: { id: app.id, name: app.name, settings: { ...DEFAULT_APPLICATION_SETTINGS } } };
+  }
+
+  const command = (c: Awaited<ReturnType<typeof company>>, overrides: Partial<OtpSendCommand> = {}): OtpSendCommand => ({
+    ...c,
+    recipient: newNumber(),
+    channel: 'sms',
+    sender: 'OTP',
+    codeLength: 6,
+    code: null,
+    templateText: 'Code {{otp}} for {{app_name}}, valid {{expiry_minutes}} min',
+    lang: 'en',
+    customVars: {},
+    expiryMinutes: null,
+    ...overrides,
+  });
+
+  /** The code as the handset will show it: opened from the sealed message text. */
+  async function codeOf(verificationId: string): Promise<string> {
+    const [row] = await db.query(`SELECT m.body FROM otps o JOIN messages m ON m.id = o.message_id WHERE o.id = $1`, [verificationId]);
+    return /Code (\d+)/.exec(openText(keys.text, row.body))?.[1] ?? '';
+  }
+
+  beforeAll(async () => {
+    db = await openTestDataSource('otp-test');
+    accounts = new AccountsService(db, 'otp-pepper-'.padEnd(40, 'x'));
+    sender = new OtpSender(db, keys, now);
+    verifier = new OtpVerifier(db, keys.hash, now);
+  });
+  afterAll(() => db.destroy());
+
+  it('charges the send, stores only the hash, seals the text, and queues it on the OTP queue', async () => {
+    const c = await company();
+    const sent = await sender.send(command(c, { code: '90817263' }), DEFAULT_PRICES);
+    expect(sent).toMatchObject({ channel: 'sms', cost: 100n, balance: parseMoney('1') - 100n });
+    expect(sent.expiresAt.getTime()).toBe(clock.getTime() + 10 * 60_000);
+    expect(sent.outbox.jobs).toEqual([expect.objectContaining({ queue: 'otp.dispatch', jobName: 'sms.submit' })]);
+    const dump = JSON.stringify(await db.query(`SELECT o.*, m.body FROM otps o JOIN messages m ON m.id = o.message_id WHERE o.id = $1`, [sent.verificationId]));
+    expect(dump).not.toContain('90817263');
+    expect(JSON.stringify(await db.query(`SELECT * FROM outbox WHERE job_id = $1`, [sent.outbox.jobs[0].jobId]))).not.toContain('90817263');
+    expect(await codeOf(sent.verificationId)).toBe('90817263');
+  });
+
+  it('verifies the right code once; of many concurrent correct verifications exactly one succeeds', async () => {
+    const c = await company();
+    const sent = await sender.send(command(c), DEFAULT_PRICES);
+    const code = await codeOf(sent.verificationId);
+    const outcomes = await Promise.all(Array.from({ length: 10 }, () => verifier.verify(c.companyId, { verificationId: sent.verificationId }, code)));
+    expect(outcomes.filter((o) => o.outcome === 'verified')).toHaveLength(1);
+    expect(outcomes.filter((o) => o.outcome === 'already_verified')).toHaveLength(9);
+  });
+
+  it('finds the newest pending OTP of a recipient by application and number', async () => {
+    const c = await company();
+    const first = await sender.send(command(c), DEFAULT_PRICES);
+    later(1_000);
+    const second = await sender.send(command(c, { recipient: first.recipient }), DEFAULT_PRICES);
+    const outcome = await verifier.verify(c.companyId, { applicationId: c.application.id, recipient: first.recipient }, await codeOf(second.verificationId));
+    expect(outcome).toMatchObject({ outcome: 'verified', verificationId: second.verificationId });
+  });
+
+  it('answers expired after the validity, on the injected clock', async () => {
+    const c = await company();
+    const sent = await sender.send(command(c, { expiryMinutes: 1 }), DEFAULT_PRICES);
+    const code = await codeOf(sent.verificationId);
+    later(61_000);
+    expect(await verifier.verify(c.companyId, { verificationId: sent.verificationId }, code)).toEqual({ outcome: 'expired', verificationId: sent.verificationId });
+    const [row] = await db.query(`SELECT status FROM otps WHERE id = $1`, [sent.verificationId]);
+    expect(row.status).toBe('expired');
+  });
+
+  it('blocks a recipient after 3 wrong codes: the right code and new sends are refused until the block ends', async () => {
+    const c = await company();
+    const sent = await sender.send(command(c), DEFAULT_PRICES);
+    const code = await codeOf(sent.verificationId);
+    const wrong = code === '000000' ? '111111' : '000000';
+    const remaining = [];
+    for (let i = 0; i < 3; i++) remaining.push(await verifier.verify(c.companyId, { verificationId: sent.verificationId }, wrong));
+    expect(remaining.map((r) => (r.outcome === 'invalid_code' ? r.attemptsRemaining : r.outcome))).toEqual([2, 1, 0]);
+    const blocked = await verifier.verify(c.companyId, { verificationId: sent.verificationId }, code);
+    expect(blocked).toEqual({ outcome: 'blocked', retryAfterSeconds: OTP_BLOCK.durationMs / 1000 });
+    await expect(sender.send(command(c, { recipient: sent.recipient }), DEFAULT_PRICES)).rejects.toBeInstanceOf(OtpBlockedError);
+    later(OTP_BLOCK.durationMs + 1_000);
+    const fresh = await sender.send(command(c, { recipient: sent.recipient }), DEFAULT_PRICES);
+    expect(await verifier.verify(c.companyId, { verificationId: fresh.verificationId }, await codeOf(fresh.verificationId))).toMatchObject({ outcome: 'verified' });
+  });
+
+  it("keeps one company's wrong codes from blocking another company's user of the same number", async () => {
+    const [a, b] = [await company(), await company()];
+    const recipient = newNumber();
+    const sentA = await sender.send(command(a, { recipient }), DEFAULT_PRICES);
+    for (let i = 0; i < 3; i++) await verifier.verify(a.companyId, { verificationId: sentA.verificationId }, 'x');
+    const sentB = await sender.send(command(b, { recipient }), DEFAULT_PRICES);
+    expect(await verifier.verify(b.companyId, { verificationId: sentB.verificationId }, await codeOf(sentB.verificationId))).toMatchObject({ outcome: 'verified' });
+    expect(await verifier.verify(b.companyId, { verificationId: sentA.verificationId }, '123456')).toEqual({ outcome: 'not_found' });
+  });
+
+  it('refuses a send the balance does not cover, storing and charging nothing', async () => {
+    const c = await company('0.005');
+    await expect(sender.send(command(c), DEFAULT_PRICES)).rejects.toMatchObject({ constructor: OtpNotAffordableError, balance: 50n, cost: 100n });
+    expect(await new LedgerRepository(db).findBalance(c.companyId)).toBe(50n);
+    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM otps WHERE company_id = $1`, [c.companyId]);
+    expect(n).toBe(0);
+  });
+
+  it('answers not found for an id that is not a verification id', async () => {
+    const c = await company();
+    expect(await verifier.verify(c.companyId, { verificationId: 'not-a-uuid' }, '123456')).toEqual({ outcome: 'not_found' });
+  });
+});
