@@ -8,6 +8,7 @@ import { BalanceModule } from './balance/balance.module';
 import { GatewayEnv } from './gateway.env';
 import { GatewayHealthController } from './health/gateway-health.controller';
 import { IdempotencyModule } from './idempotency/idempotency.module';
+import { OtpModule } from './otp/otp.module';
 import { SmsModule } from './sms/sms.module';
 
 export const APP_NAME = 'gateway';
@@ -25,6 +26,7 @@ export class GatewayModule {
         AuthModule,
         BalanceModule,
         SmsModule,
+        OtpModule,
         IdempotencyModule,
       ],
       controllers: [GatewayHealthController],

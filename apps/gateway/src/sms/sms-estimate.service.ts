@@ -2,7 +2,7 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { findPrice, moneyToJson } from '@mp/billing-domain';
 import { ApiError } from '@mp/http-kit';
 import { INVALID_PHONE_NUMBER, parseRecipients, splitSms, SmsTextError } from '@mp/messaging-domain';
-import { PriceBook } from './price-book.service';
+import { PriceBook } from '../pricing/price-book.service';
 import { MAX_RECIPIENTS_PER_SEND, resolveSmsRequest } from './sms-request';
 import type { SmsSendDto } from './sms-send.dto';
 

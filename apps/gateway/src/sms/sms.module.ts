@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { PriceBook } from './price-book.service';
+import { PricingModule } from '../pricing/pricing.module';
 import { SmsEstimateService } from './sms-estimate.service';
 import { SmsController } from './sms.controller';
 import { SmsService } from './sms.service';
 
-@Module({ controllers: [SmsController], providers: [SmsService, SmsEstimateService, PriceBook] })
+@Module({ imports: [PricingModule], controllers: [SmsController], providers: [SmsService, SmsEstimateService] })
 export class SmsModule {}

@@ -13,7 +13,7 @@ import { INVALID_PHONE_NUMBER, parseRecipients, SmsTextError } from '@mp/messagi
 import { QueueName } from '@mp/queue-contracts';
 import { OutboxRelay } from '@mp/queue-runtime';
 import { DataSource } from 'typeorm';
-import { PriceBook } from './price-book.service';
+import { PriceBook } from '../pricing/price-book.service';
 import { MAX_RECIPIENTS_PER_SEND, resolveSmsRequest, type SmsRequest } from './sms-request';
 import { multiRecipientResponse, singleRecipientResponse } from './sms-responses';
 import type { SmsSendDto } from './sms-send.dto';

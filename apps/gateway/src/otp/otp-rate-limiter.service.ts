@@ -1,0 +1,48 @@
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { CompanyRepository } from '@mp/persistence';
+import { createRedisConnection } from '@mp/queue-runtime';
+import { SlidingWindowLimiter, type RateDecision, type RateUsage } from '@mp/rate-limit';
+import type Redis from 'ioredis';
+import { GatewayEnv } from '../gateway.env';
+
+const MINUTE_MS = 60_000;
+const DEFAULT_LIMIT = 20;
+
+/**
+ * OTP sends (and resends) per rolling minute per company: 20 unless an operator set another limit
+ * (`company:update --set otp_rate_limit=N`). Counted in Redis, so every gateway shares the count.
+ */
+@Injectable()
+export class OtpRateLimiter implements OnApplicationShutdown {
+  private readonly redis: Redis;
+  private readonly limiter: SlidingWindowLimiter;
+
+  constructor(
+    config: GatewayEnv,
+    private readonly companies: CompanyRepository,
+  ) {
+    this.redis = createRedisConnection(config.REDIS_URL, 'producer', 'gateway-otp-rate');
+    this.redis.on('error', () => undefined); // a request that needs Redis answers 503
+    this.limiter = new SlidingWindowLimiter(this.redis, `${config.QUEUE_PREFIX}:otp-rate`, MINUTE_MS);
+  }
+
+  async take(companyId: string): Promise<RateDecision> {
+    return this.limiter.take(companyId, await this.limitOf(companyId));
+  }
+
+  async release(companyId: string, slot: string): Promise<void> {
+    await this.limiter.release(companyId, slot);
+  }
+
+  async usage(companyId: string): Promise<RateUsage> {
+    return this.limiter.usage(companyId, await this.limitOf(companyId));
+  }
+
+  onApplicationShutdown(): void {
+    this.redis.disconnect();
+  }
+
+  private async limitOf(companyId: string): Promise<number> {
+    return (await this.companies.findById(companyId))?.otpRateLimit ?? DEFAULT_LIMIT;
+  }
+}

@@ -1,0 +1,48 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, type Principal } from '../auth/principal';
+import { ApiStandardErrors, ApiValidationErrors, ErrorBodyDto } from '../openapi/error-responses';
+import { OtpSendDto, OtpVerifyDto } from './otp.dto';
+import { OtpService } from './otp.service';
+
+@ApiTags('otp')
+@ApiStandardErrors()
+@Controller('otp')
+export class OtpController {
+  constructor(private readonly otp: OtpService) {}
+
+  @Post('send')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Send a one-time password',
+    description:
+      'Answers flat (2.1): `verification_id`, `recipient`, `channel`, `expires_at`, plus `cost` and `balance`. The code is generated with a cryptographic random source unless `otp_code` is given, and stored only as a keyed hash. Limits: 20 sends per rolling minute per company (an operator may set another), answered 429 with `retry_after` and `Retry-After`; a recipient with 3 wrong codes within 30 minutes is refused (429) until 30 minutes after the third. `channel: "whatsapp"` is not available yet (400).',
+  })
+  @ApiOkResponse({ description: 'Sent: the OTP verification (2.1)' })
+  @ApiValidationErrors()
+  @ApiResponse({ status: 402, description: 'Insufficient balance: `{ error, balance, cost }`; nothing sent or charged', type: ErrorBodyDto })
+  @ApiResponse({ status: 404, description: '`appid` is not an application of this company', type: ErrorBodyDto })
+  @ApiResponse({ status: 429, description: 'Rate limit, or recipient blocked: `{ error, retry_after }` and `Retry-After`', type: ErrorBodyDto })
+  send(@CurrentPrincipal() principal: Principal, @Body() body: OtpSendDto) {
+    return this.otp.send(principal.companyId, body);
+  }
+
+  @Post('verify')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Verify a code',
+    description:
+      'By `verification_id` + code, or `appid` + `recipient` + code (the newest pending OTP of that number). Success: `{ status, message, verification_id, recipient, verified: true, verified_at }`. An OTP verifies once.',
+  })
+  @ApiOkResponse({ description: 'Verified' })
+  @ApiResponse({
+    status: 400,
+    description: '`Invalid OTP code` with `attempts_remaining`; `OTP expired`; `OTP already verified`; `OTP is failed; send a new one`; or a field error',
+    type: ErrorBodyDto,
+  })
+  @ApiResponse({ status: 404, description: 'No such OTP (or application) for this company', type: ErrorBodyDto })
+  @ApiResponse({ status: 429, description: 'Blocked after 3 wrong codes within 30 minutes: `{ error, retry_after }`', type: ErrorBodyDto })
+  verify(@CurrentPrincipal() principal: Principal, @Body() body: OtpVerifyDto) {
+    return this.otp.verify(principal.companyId, body);
+  }
+}

@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+import { PricingModule } from '../pricing/pricing.module';
+import { OtpRateLimiter } from './otp-rate-limiter.service';
+import { OtpController } from './otp.controller';
+import { OtpService } from './otp.service';
+
+@Module({ imports: [PricingModule], controllers: [OtpController], providers: [OtpService, OtpRateLimiter] })
+export class OtpModule {}

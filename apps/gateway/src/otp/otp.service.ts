@@ -1,0 +1,159 @@
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { resolveApplicationSettings } from '@mp/accounts-domain';
+import { moneyToJson } from '@mp/billing-domain';
+import { ApiError } from '@mp/http-kit';
+import { INVALID_PHONE_NUMBER, parsePhoneNumber } from '@mp/messaging-domain';
+import {
+  OtpBlockedError,
+  OtpNoPriceError,
+  OtpNotAffordableError,
+  OtpSender,
+  OtpTemplateError,
+  OtpVerifier,
+  otpTemplateText,
+  type OtpSent,
+  type VerifyOutcome,
+} from '@mp/otp';
+import { parseTextKey } from '@mp/otp-domain';
+import { ApplicationRepository, type ApplicationEntity } from '@mp/persistence';
+import { OutboxRelay } from '@mp/queue-runtime';
+import { DataSource } from 'typeorm';
+import { GatewayEnv } from '../gateway.env';
+import { PriceBook } from '../pricing/price-book.service';
+import { resolveOtpSend, resolveOtpVerify, type OtpSendRequest } from './otp-request';
+import { OtpRateLimiter } from './otp-rate-limiter.service';
+
+/** POST /otp/send and /otp/verify: the HTTP side of libs/otp. */
+@Injectable()
+export class OtpService {
+  private readonly sender: OtpSender;
+  private readonly verifier: OtpVerifier;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly applications: ApplicationRepository,
+    private readonly priceBook: PriceBook,
+    private readonly limiter: OtpRateLimiter,
+    private readonly relay: OutboxRelay,
+    config: GatewayEnv,
+  ) {
+    const hash = Buffer.from(config.OTP_HASH_KEY, 'base64');
+    this.sender = new OtpSender(db, { hash, text: parseTextKey(config.OTP_TEXT_KEY) });
+    this.verifier = new OtpVerifier(db, hash);
+  }
+
+  async send(companyId: string, dto: Parameters<typeof resolveOtpSend>[0]) {
+    const resolved = resolveOtpSend(dto);
+    if (!resolved.ok) throw badRequest(resolved.error);
+    const request = resolved.value;
+    const application = await this.application(companyId, request.appid);
+    const phone = parsePhoneNumber(request.recipient);
+    if (!phone.ok) throw badRequest(INVALID_PHONE_NUMBER);
+    if (request.channel === 'whatsapp') throw badRequest('channel whatsapp is not available on this server yet; use sms');
+    const slot = await this.limiter.take(companyId);
+    if (!slot.allowed) throw tooManyRequests(`OTP rate limit exceeded: ${slot.limit} per minute`, Math.ceil(slot.retryAfterMs / 1000));
+    let sent: OtpSent;
+    try {
+      sent = await this.sendWith(companyId, application, { ...request, recipient: phone.e164 });
+    } catch (error) {
+      await this.limiter.release(companyId, slot.slot).catch(() => undefined);
+      throw mapSendError(error);
+    }
+    await this.relay.relay(sent.outbox.ids, sent.outbox.jobs);
+    return {
+      status: 'success' as const,
+      message: 'OTP sent',
+      verification_id: sent.verificationId,
+      recipient: sent.recipient,
+      channel: sent.channel,
+      expires_at: sent.expiresAt.toISOString(),
+      cost: moneyToJson(sent.cost),
+      balance: moneyToJson(sent.balance),
+    };
+  }
+
+  async verify(companyId: string, dto: Parameters<typeof resolveOtpVerify>[0]) {
+    const resolved = resolveOtpVerify(dto);
+    if (!resolved.ok) throw badRequest(resolved.error);
+    const request = resolved.value;
+    let outcome: VerifyOutcome;
+    if ('verificationId' in request) {
+      outcome = await this.verifier.verify(companyId, { verificationId: request.verificationId }, request.code);
+    } else {
+      const application = await this.application(companyId, request.appid);
+      const phone = parsePhoneNumber(request.recipient);
+      if (!phone.ok) throw badRequest(INVALID_PHONE_NUMBER);
+      outcome = await this.verifier.verify(companyId, { applicationId: application.id, recipient: phone.e164 }, request.code);
+    }
+    return verifyAnswer(outcome);
+  }
+
+  private async sendWith(companyId: string, application: ApplicationEntity, request: OtpSendRequest): Promise<OtpSent> {
+    const templateText = await otpTemplateText(this.db, application.id, request.template, request.lang);
+    return this.sender.send(
+      {
+        companyId,
+        application: { id: application.id, name: application.name, settings: resolveApplicationSettings(application.settings) },
+        recipient: request.recipient,
+        channel: request.channel,
+        sender: request.sender,
+        codeLength: request.codeLength,
+        code: request.code,
+        templateText,
+        lang: request.lang,
+        customVars: request.customVars,
+        expiryMinutes: request.expiryMinutes,
+      },
+      await this.priceBook.rules(),
+    );
+  }
+
+  private async application(companyId: string, appid: string): Promise<ApplicationEntity> {
+    const application = await this.applications.findForCompany(companyId, appid);
+    if (!application) throw new ApiError(HttpStatus.NOT_FOUND, 'Application not found');
+    return application;
+  }
+}
+
+function badRequest(error: string): ApiError {
+  return new ApiError(HttpStatus.BAD_REQUEST, error);
+}
+
+function tooManyRequests(reason: string, retryAfter: number): ApiError {
+  return new ApiError(HttpStatus.TOO_MANY_REQUESTS, `${reason}; try again in ${retryAfter} seconds`, { retry_after: retryAfter }, { 'Retry-After': String(retryAfter) });
+}
+
+function mapSendError(error: unknown): unknown {
+  if (error instanceof OtpBlockedError) return tooManyRequests('Too many failed attempts for this recipient', error.retryAfterSeconds);
+  if (error instanceof OtpNotAffordableError) {
+    return new ApiError(HttpStatus.PAYMENT_REQUIRED, 'Insufficient balance', { balance: moneyToJson(error.balance), cost: moneyToJson(error.cost) });
+  }
+  if (error instanceof OtpTemplateError || error instanceof OtpNoPriceError) return badRequest(error.message);
+  return error;
+}
+
+function verifyAnswer(outcome: VerifyOutcome) {
+  switch (outcome.outcome) {
+    case 'verified':
+      return {
+        status: 'success' as const,
+        message: 'OTP verified',
+        verification_id: outcome.verificationId,
+        recipient: outcome.recipient,
+        verified: true,
+        verified_at: outcome.verifiedAt.toISOString(),
+      };
+    case 'invalid_code':
+      throw new ApiError(HttpStatus.BAD_REQUEST, 'Invalid OTP code', { attempts_remaining: outcome.attemptsRemaining });
+    case 'expired':
+      throw badRequest('OTP expired');
+    case 'already_verified':
+      throw badRequest('OTP already verified');
+    case 'no_longer_valid':
+      throw badRequest(`OTP is ${outcome.status}; send a new one`);
+    case 'blocked':
+      throw tooManyRequests('Too many failed attempts', outcome.retryAfterSeconds);
+    case 'not_found':
+      throw new ApiError(HttpStatus.NOT_FOUND, 'OTP not found');
+  }
+}
