@@ -92,6 +92,26 @@ describe('OTP over SMS end to end', () => {
     expect(Number(resend.headers.get('retry-after'))).toBe(resend.body['retry_after']);
   });
 
+  it('resends a new code under the same id: the old code is refused, the new one verifies; too soon is 429', async () => {
+    const to = newNumber();
+    const sent = await post(acme, '/otp/send', { appid: acme.appid, recipient: to });
+    const first = codeIn(await nthText(to));
+    const tooSoon = await post(acme, '/otp/resend', { verification_id: sent.body['verification_id'] });
+    expect(tooSoon.status).toBe(429);
+    expect(tooSoon.body['retry_after']).toBeGreaterThanOrEqual(25);
+    await db.query(`UPDATE otps SET last_sent_at = last_sent_at - interval '31 seconds' WHERE id = $1`, [sent.body['verification_id']]);
+    const resent = await post(acme, '/otp/resend', { appid: acme.appid, phone: to });
+    expect(resent.status).toBe(200);
+    expect(resent.body).toMatchObject({ status: 'success', message: 'OTP resent', verification_id: sent.body['verification_id'], recipient: to });
+    const second = codeIn(await nthText(to, 2));
+    if (second !== first) {
+      const old = await post(acme, '/otp/verify', { verification_id: sent.body['verification_id'], otp_code: first });
+      expect(old).toMatchObject({ status: 400, body: { error: 'Invalid OTP code' } });
+    }
+    const verified = await post(acme, '/otp/verify', { verification_id: sent.body['verification_id'], otp_code: second });
+    expect(verified.status).toBe(200);
+  });
+
   it('renders a template with custom_vars exactly, an unknown variable left out', async () => {
     const to = newNumber();
     const sent = await post(acme, '/otp/send', {

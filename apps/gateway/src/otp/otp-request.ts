@@ -1,7 +1,7 @@
 import { checkSender } from '@mp/messaging-domain';
 import { isValidOtpCode, OTP_LENGTH, OTP_VALIDITY, type OtpChannel } from '@mp/otp-domain';
 import type { OtpTemplateChoice } from '@mp/otp';
-import type { OtpSendDto, OtpVerifyDto } from './otp.dto';
+import type { OtpResendDto, OtpSendDto, OtpVerifyDto } from './otp.dto';
 
 export const DEFAULT_OTP_SENDER = 'OTP';
 const LANG = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/;
@@ -74,14 +74,22 @@ export type OtpVerifyRequest = { code: string } & ({ verificationId: string } | 
 export function resolveOtpVerify(dto: OtpVerifyDto): Result<OtpVerifyRequest> {
   const code = firstGiven(dto.otp_code, dto.code);
   if (!code) return fail('otp_code is required');
+  const target = resolveOtpTarget(dto);
+  return target.ok ? { ok: true, value: { code, ...target.value } } : target;
+}
+
+export type OtpTargetRequest = { verificationId: string } | { appid: string; recipient: string };
+
+/** `verification_id`, or `appid` + `recipient` (alias `phone`): which OTP a verify or resend is about. */
+export function resolveOtpTarget(dto: OtpResendDto): Result<OtpTargetRequest> {
   const verificationId = firstGiven(dto.verification_id);
-  if (verificationId) return { ok: true, value: { code, verificationId } };
+  if (verificationId) return { ok: true, value: { verificationId } };
   const appid = firstGiven(dto.appid);
   const recipient = firstGiven(dto.recipient, dto.phone);
   if (!appid && !recipient) return fail('verification_id is required (or appid and recipient)');
   if (!appid) return fail('appid is required');
   if (!recipient) return fail('recipient is required');
-  return { ok: true, value: { code, appid, recipient } };
+  return { ok: true, value: { appid, recipient } };
 }
 
 /** An optional whole number (a JSON number, or digits in a string) within bounds. */

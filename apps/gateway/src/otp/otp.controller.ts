@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '../auth/principal';
 import { ApiStandardErrors, ApiValidationErrors, ErrorBodyDto } from '../openapi/error-responses';
-import { OtpSendDto, OtpVerifyDto } from './otp.dto';
+import { OtpResendDto, OtpSendDto, OtpVerifyDto } from './otp.dto';
 import { OtpService } from './otp.service';
 
 @ApiTags('otp')
@@ -25,6 +25,22 @@ export class OtpController {
   @ApiResponse({ status: 429, description: 'Rate limit, or recipient blocked: `{ error, retry_after }` and `Retry-After`', type: ErrorBodyDto })
   send(@CurrentPrincipal() principal: Principal, @Body() body: OtpSendDto) {
     return this.otp.send(principal.companyId, body);
+  }
+
+  @Post('resend')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Send an OTP again with a new code',
+    description:
+      'By `verification_id`, or `appid` + `recipient` (the newest pending OTP of that number). Same `verification_id`, a new code (the old one stops working), the validity restarts; charged and rate-limited like a send; answers like POST /otp/send. Refused with 429 + `retry_after` within 30 s of the previous send or resend, with 400 after 5 resends or once the OTP is verified or failed, and with 429 while the recipient is blocked. A resend never resets the count of wrong codes.',
+  })
+  @ApiOkResponse({ description: 'Resent: the OTP verification (2.1)' })
+  @ApiValidationErrors()
+  @ApiResponse({ status: 402, description: 'Insufficient balance: `{ error, balance, cost }`', type: ErrorBodyDto })
+  @ApiResponse({ status: 404, description: 'No such OTP (or application) for this company', type: ErrorBodyDto })
+  @ApiResponse({ status: 429, description: 'Too soon, rate limit, or recipient blocked: `{ error, retry_after }` and `Retry-After`', type: ErrorBodyDto })
+  resend(@CurrentPrincipal() principal: Principal, @Body() body: OtpResendDto) {
+    return this.otp.resend(principal.companyId, body);
   }
 
   @Post('verify')

@@ -120,3 +120,30 @@ export class OtpVerifyDto {
   @MaxLength(16, { message: 'code is too long' })
   code?: string;
 }
+
+/** POST /otp/resend: `verification_id`, or `appid` + `recipient`. */
+export class OtpResendDto {
+  @ApiPropertyOptional({ description: 'The id POST /otp/send answered' })
+  @IsOptional()
+  @IsString({ message: 'verification_id must be a string' })
+  @MaxLength(100, { message: 'verification_id is too long' })
+  verification_id?: string;
+
+  @ApiPropertyOptional({ description: 'With `recipient`, instead of `verification_id`: the newest pending OTP of that number' })
+  @IsOptional()
+  @IsString({ message: 'appid must be a string' })
+  @MaxLength(100, { message: 'appid is too long' })
+  appid?: string;
+
+  @ApiPropertyOptional({ description: 'Alias: `phone`' })
+  @IsOptional()
+  @IsString({ message: 'recipient must be a string' })
+  @MaxLength(32, { message: 'recipient is too long' })
+  recipient?: string;
+
+  @ApiPropertyOptional({ description: 'Alias of `recipient`' })
+  @IsOptional()
+  @IsString({ message: 'phone must be a string' })
+  @MaxLength(32, { message: 'phone is too long' })
+  phone?: string;
+}

@@ -7,11 +7,16 @@ import {
   OtpBlockedError,
   OtpNoPriceError,
   OtpNotAffordableError,
+  OtpNotFoundError,
+  OtpNotResendableError,
+  OtpResender,
+  OtpResendRefusedError,
   OtpSender,
   OtpTemplateError,
   OtpVerifier,
   otpTemplateText,
   type OtpSent,
+  type OtpTarget,
   type VerifyOutcome,
 } from '@mp/otp';
 import { parseTextKey } from '@mp/otp-domain';
@@ -20,13 +25,15 @@ import { OutboxRelay } from '@mp/queue-runtime';
 import { DataSource } from 'typeorm';
 import { GatewayEnv } from '../gateway.env';
 import { PriceBook } from '../pricing/price-book.service';
-import { resolveOtpSend, resolveOtpVerify, type OtpSendRequest } from './otp-request';
+import { resolveOtpSend, resolveOtpTarget, resolveOtpVerify, type OtpSendRequest, type OtpTargetRequest } from './otp-request';
+import type { OtpResendDto } from './otp.dto';
 import { OtpRateLimiter } from './otp-rate-limiter.service';
 
 /** POST /otp/send and /otp/verify: the HTTP side of libs/otp. */
 @Injectable()
 export class OtpService {
   private readonly sender: OtpSender;
+  private readonly resender: OtpResender;
   private readonly verifier: OtpVerifier;
 
   constructor(
@@ -38,7 +45,9 @@ export class OtpService {
     config: GatewayEnv,
   ) {
     const hash = Buffer.from(config.OTP_HASH_KEY, 'base64');
-    this.sender = new OtpSender(db, { hash, text: parseTextKey(config.OTP_TEXT_KEY) });
+    const keys = { hash, text: parseTextKey(config.OTP_TEXT_KEY) };
+    this.sender = new OtpSender(db, keys);
+    this.resender = new OtpResender(db, keys);
     this.verifier = new OtpVerifier(db, hash);
   }
 
@@ -50,42 +59,47 @@ export class OtpService {
     const phone = parsePhoneNumber(request.recipient);
     if (!phone.ok) throw badRequest(INVALID_PHONE_NUMBER);
     if (request.channel === 'whatsapp') throw badRequest('channel whatsapp is not available on this server yet; use sms');
+    const sent = await this.rateLimited(companyId, () => this.sendWith(companyId, application, { ...request, recipient: phone.e164 }));
+    return sentAnswer('OTP sent', sent);
+  }
+
+  /** A new code for the same verification id; rate-limited and charged like a send. */
+  async resend(companyId: string, dto: OtpResendDto) {
+    const resolved = resolveOtpTarget(dto);
+    if (!resolved.ok) throw badRequest(resolved.error);
+    const target = await this.target(companyId, resolved.value);
+    const prices = await this.priceBook.rules();
+    return sentAnswer('OTP resent', await this.rateLimited(companyId, () => this.resender.resend(companyId, target, prices)));
+  }
+
+  /** Takes a slot of the company's limit, gives it back if the work fails, and relays what it committed. */
+  private async rateLimited(companyId: string, work: () => Promise<OtpSent>): Promise<OtpSent> {
     const slot = await this.limiter.take(companyId);
     if (!slot.allowed) throw tooManyRequests(`OTP rate limit exceeded: ${slot.limit} per minute`, Math.ceil(slot.retryAfterMs / 1000));
     let sent: OtpSent;
     try {
-      sent = await this.sendWith(companyId, application, { ...request, recipient: phone.e164 });
+      sent = await work();
     } catch (error) {
       await this.limiter.release(companyId, slot.slot).catch(() => undefined);
       throw mapSendError(error);
     }
     await this.relay.relay(sent.outbox.ids, sent.outbox.jobs);
-    return {
-      status: 'success' as const,
-      message: 'OTP sent',
-      verification_id: sent.verificationId,
-      recipient: sent.recipient,
-      channel: sent.channel,
-      expires_at: sent.expiresAt.toISOString(),
-      cost: moneyToJson(sent.cost),
-      balance: moneyToJson(sent.balance),
-    };
+    return sent;
   }
 
   async verify(companyId: string, dto: Parameters<typeof resolveOtpVerify>[0]) {
     const resolved = resolveOtpVerify(dto);
     if (!resolved.ok) throw badRequest(resolved.error);
-    const request = resolved.value;
-    let outcome: VerifyOutcome;
-    if ('verificationId' in request) {
-      outcome = await this.verifier.verify(companyId, { verificationId: request.verificationId }, request.code);
-    } else {
-      const application = await this.application(companyId, request.appid);
-      const phone = parsePhoneNumber(request.recipient);
-      if (!phone.ok) throw badRequest(INVALID_PHONE_NUMBER);
-      outcome = await this.verifier.verify(companyId, { applicationId: application.id, recipient: phone.e164 }, request.code);
-    }
-    return verifyAnswer(outcome);
+    const target = await this.target(companyId, resolved.value);
+    return verifyAnswer(await this.verifier.verify(companyId, target, resolved.value.code));
+  }
+
+  private async target(companyId: string, request: OtpTargetRequest): Promise<OtpTarget> {
+    if ('verificationId' in request) return { verificationId: request.verificationId };
+    const application = await this.application(companyId, request.appid);
+    const phone = parsePhoneNumber(request.recipient);
+    if (!phone.ok) throw badRequest(INVALID_PHONE_NUMBER);
+    return { applicationId: application.id, recipient: phone.e164 };
   }
 
   private async sendWith(companyId: string, application: ApplicationEntity, request: OtpSendRequest): Promise<OtpSent> {
@@ -123,7 +137,25 @@ function tooManyRequests(reason: string, retryAfter: number): ApiError {
   return new ApiError(HttpStatus.TOO_MANY_REQUESTS, `${reason}; try again in ${retryAfter} seconds`, { retry_after: retryAfter }, { 'Retry-After': String(retryAfter) });
 }
 
+function sentAnswer(message: string, sent: OtpSent) {
+  return {
+    status: 'success' as const,
+    message,
+    verification_id: sent.verificationId,
+    recipient: sent.recipient,
+    channel: sent.channel,
+    expires_at: sent.expiresAt.toISOString(),
+    cost: moneyToJson(sent.cost),
+    balance: moneyToJson(sent.balance),
+  };
+}
+
 function mapSendError(error: unknown): unknown {
+  if (error instanceof OtpNotFoundError) return new ApiError(HttpStatus.NOT_FOUND, error.message);
+  if (error instanceof OtpResendRefusedError) {
+    return error.retryAfterSeconds === null ? badRequest(error.message) : tooManyRequests('Resent too soon', error.retryAfterSeconds);
+  }
+  if (error instanceof OtpNotResendableError) return badRequest(error.message);
   if (error instanceof OtpBlockedError) return tooManyRequests('Too many failed attempts for this recipient', error.retryAfterSeconds);
   if (error instanceof OtpNotAffordableError) {
     return new ApiError(HttpStatus.PAYMENT_REQUIRED, 'Insufficient balance', { balance: moneyToJson(error.balance), cost: moneyToJson(error.cost) });

@@ -30,3 +30,27 @@ export class OtpNoPriceError extends Error {
     this.name = 'OtpNoPriceError';
   }
 }
+
+/** No OTP of this company matches. */
+export class OtpNotFoundError extends Error {
+  constructor() {
+    super('OTP not found');
+    this.name = 'OtpNotFoundError';
+  }
+}
+
+/** A resend the rules refuse: too soon after the last send (with the wait), or past the fifth. */
+export class OtpResendRefusedError extends Error {
+  constructor(readonly reason: 'too-soon' | 'too-many', readonly retryAfterSeconds: number | null) {
+    super(reason === 'too-soon' ? `Resent too soon; try again in ${retryAfterSeconds} seconds` : 'This OTP was resent 5 times already; send a new one');
+    this.name = 'OtpResendRefusedError';
+  }
+}
+
+/** The OTP can no longer be sent: verified, failed or cancelled. */
+export class OtpNotResendableError extends Error {
+  constructor(readonly status: string) {
+    super(status === 'verified' ? 'OTP already verified' : `OTP is ${status}; send a new one`);
+    this.name = 'OtpNotResendableError';
+  }
+}

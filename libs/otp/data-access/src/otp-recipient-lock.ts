@@ -1,5 +1,6 @@
-import { blockLookbackStart, blockUntil } from '@mp/otp-domain';
+import { blockLookbackStart, blockUntil, retryAfterSeconds } from '@mp/otp-domain';
 import type { EntityManager } from 'typeorm';
+import { OtpBlockedError } from './otp-errors';
 
 /**
  * Serialises the sends and verifications of one recipient of one application, so that concurrent
@@ -20,4 +21,11 @@ export async function recipientBlockedUntil(manager: EntityManager, applicationI
     rows.map((row) => new Date(row.created_at)),
     now,
   );
+}
+
+/** Locks the recipient, then refuses it while blocked. */
+export async function refuseIfBlocked(manager: EntityManager, applicationId: string, recipient: string, now: Date): Promise<void> {
+  await lockRecipient(manager, applicationId, recipient);
+  const until = await recipientBlockedUntil(manager, applicationId, recipient, now);
+  if (until) throw new OtpBlockedError(until, retryAfterSeconds(until, now));
 }

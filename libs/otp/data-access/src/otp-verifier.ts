@@ -1,10 +1,8 @@
 import { OTP_BLOCK, otpCodeMatches, retryAfterSeconds } from '@mp/otp-domain';
 import type { DataSource, EntityManager } from 'typeorm';
 import { recordOtpAttempt, recordOtpEvent, type OtpSubject } from './otp-journal';
+import { findOtp, type OtpTarget } from './otp-lookup';
 import { lockRecipient, recipientBlockedUntil } from './otp-recipient-lock';
-
-/** Which OTP: by its verification id, or the newest pending one of a recipient of an application. */
-export type OtpTarget = { verificationId: string } | { applicationId: string; recipient: string };
 
 export type VerifyOutcome =
   | { outcome: 'verified'; verificationId: string; recipient: string; verifiedAt: Date }
@@ -94,21 +92,4 @@ export class OtpVerifier {
     }
     return { outcome: 'invalid_code', verificationId: otp.id, attemptsRemaining };
   }
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-async function findOtp(manager: EntityManager, companyId: string, target: OtpTarget): Promise<{ id: string; application_id: string; recipient: string } | null> {
-  if ('verificationId' in target) {
-    if (!UUID.test(target.verificationId)) return null;
-    const rows = await manager.query(`SELECT id, application_id, recipient FROM otps WHERE id = $1 AND company_id = $2`, [target.verificationId, companyId]);
-    return rows[0] ?? null;
-  }
-  // The newest pending OTP of the recipient; without one, the newest at all (to say why it no longer works).
-  const rows = await manager.query(
-    `SELECT id, application_id, recipient FROM otps WHERE application_id = $1 AND recipient = $2 AND company_id = $3
-     ORDER BY (status = 'pending') DESC, created_at DESC LIMIT 1`,
-    [target.applicationId, target.recipient, companyId],
-  );
-  return rows[0] ?? null;
 }

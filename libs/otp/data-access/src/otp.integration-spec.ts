@@ -6,7 +6,8 @@ import { ApplicationRepository, LedgerRepository } from '@mp/persistence';
 import { openTestDataSource } from '@mp/testing';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { OtpBlockedError, OtpNotAffordableError } from './otp-errors';
+import { OtpBlockedError, OtpNotAffordableError, OtpNotResendableError, OtpResendRefusedError } from './otp-errors';
+import { OtpResender } from './otp-resender';
 import { OtpSender, type OtpSendCommand } from './otp-sender';
 import { OtpVerifier } from './otp-verifier';
 
@@ -20,6 +21,7 @@ describe('OTP send and verify (PostgreSQL)', () => {
 
   let sender: OtpSender;
   let verifier: OtpVerifier;
+  let resender: OtpResender;
   let nextNumber = 612340000;
   const newNumber = () => `+33${nextNumber++}`;
 
@@ -55,6 +57,7 @@ describe('OTP send and verify (PostgreSQL)', () => {
     accounts = new AccountsService(db, 'otp-pepper-'.padEnd(40, 'x'));
     sender = new OtpSender(db, keys, now);
     verifier = new OtpVerifier(db, keys.hash, now);
+    resender = new OtpResender(db, keys, now);
   });
   afterAll(() => db.destroy());
 
@@ -135,5 +138,60 @@ describe('OTP send and verify (PostgreSQL)', () => {
   it('answers not found for an id that is not a verification id', async () => {
     const c = await company();
     expect(await verifier.verify(c.companyId, { verificationId: 'not-a-uuid' }, '123456')).toEqual({ outcome: 'not_found' });
+  });
+
+  describe('resend', () => {
+    it('sends a new code under the same id: the old code is dead, the validity restarts, it is charged again', async () => {
+      const c = await company();
+      const sent = await sender.send(command(c, { templateText: 'Code {{otp}} for {{shop}}', customVars: { shop: 'Acme' } }), DEFAULT_PRICES);
+      const oldCode = await codeOf(sent.verificationId);
+      later(31_000);
+      const resent = await resender.resend(c.companyId, { verificationId: sent.verificationId }, DEFAULT_PRICES);
+      expect(resent).toMatchObject({ verificationId: sent.verificationId, cost: 100n, balance: parseMoney('1') - 200n });
+      expect(resent.expiresAt.getTime()).toBe(clock.getTime() + 10 * 60_000);
+      expect(resent.outbox.jobs[0].jobId).not.toBe(sent.outbox.jobs[0].jobId);
+      const [row] = await db.query(`SELECT m.body FROM otps o JOIN messages m ON m.id = o.message_id WHERE o.id = $1`, [sent.verificationId]);
+      const newText = openText(keys.text, row.body);
+      expect(newText).toMatch(/^Code \d{6} for Acme$/);
+      const newCode = await codeOf(sent.verificationId);
+      if (newCode !== oldCode) {
+        expect(await verifier.verify(c.companyId, { verificationId: sent.verificationId }, oldCode)).toMatchObject({ outcome: 'invalid_code' });
+      }
+      expect(await verifier.verify(c.companyId, { verificationId: sent.verificationId }, newCode)).toMatchObject({ outcome: 'verified' });
+    });
+
+    it('refuses within 30 s of the last send with the wait, and after 5 resends for good', async () => {
+      const c = await company('5');
+      const sent = await sender.send(command(c), DEFAULT_PRICES);
+      later(10_000);
+      await expect(resender.resend(c.companyId, { verificationId: sent.verificationId }, DEFAULT_PRICES)).rejects.toMatchObject({
+        constructor: OtpResendRefusedError,
+        reason: 'too-soon',
+        retryAfterSeconds: 20,
+      });
+      for (let i = 0; i < 5; i++) {
+        later(30_000);
+        await resender.resend(c.companyId, { applicationId: c.application.id, recipient: sent.recipient }, DEFAULT_PRICES);
+      }
+      later(30_000);
+      await expect(resender.resend(c.companyId, { verificationId: sent.verificationId }, DEFAULT_PRICES)).rejects.toMatchObject({ reason: 'too-many' });
+      expect(await new LedgerRepository(db).findBalance(c.companyId)).toBe(parseMoney('5') - 600n);
+    });
+
+    it('never resets the wrong-code count, refuses while blocked, and refuses a verified OTP', async () => {
+      const c = await company();
+      const sent = await sender.send(command(c), DEFAULT_PRICES);
+      for (let i = 0; i < 2; i++) await verifier.verify(c.companyId, { verificationId: sent.verificationId }, 'nope');
+      later(31_000);
+      await resender.resend(c.companyId, { verificationId: sent.verificationId }, DEFAULT_PRICES);
+      expect(await verifier.verify(c.companyId, { verificationId: sent.verificationId }, 'nope')).toMatchObject({ attemptsRemaining: 0 });
+      later(31_000);
+      await expect(resender.resend(c.companyId, { verificationId: sent.verificationId }, DEFAULT_PRICES)).rejects.toBeInstanceOf(OtpBlockedError);
+
+      const other = await sender.send(command(c), DEFAULT_PRICES);
+      await verifier.verify(c.companyId, { verificationId: other.verificationId }, await codeOf(other.verificationId));
+      later(31_000);
+      await expect(resender.resend(c.companyId, { verificationId: other.verificationId }, DEFAULT_PRICES)).rejects.toBeInstanceOf(OtpNotResendableError);
+    });
   });
 });

@@ -4,6 +4,7 @@ import { CarrierReceipts1763800001000 } from './1763800001000-carrier-receipts';
 import { WebhookDeliveries1763800002000 } from './1763800002000-webhook-deliveries';
 import { ReconciliationIndexes1763900000000 } from './1763900000000-reconciliation-indexes';
 import { Otps1764000000000 } from './1764000000000-otps';
+import { OtpResend1764000001000 } from './1764000001000-otp-resend';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   WebhookDeliveries1763800002000,
   ReconciliationIndexes1763900000000,
   Otps1764000000000,
+  OtpResend1764000001000,
 ];
