@@ -139,6 +139,30 @@ describe('OTP over SMS end to end', () => {
     expect(refused.headers.get('retry-after')).toBe(String(refused.body['retry_after']));
   });
 
+  it('refuses, before charging, a country the application does not allow and a prefix over its hourly limit, and logs both', async () => {
+    const guarded = (await admin(['company:create', '--name', 'Guarded', '--balance', '1'])) as unknown as Company;
+    await admin(['app:update', '--appid', guarded.appid, '--set', 'allowed_countries=FR', '--set', 'otp_prefix_limit_per_hour=2']);
+    const balance = async () =>
+      ((await (await fetch(`${stack.gatewayUrl}/balance`, { headers: { 'x-api-key': guarded.api_key, 'x-api-secret': guarded.api_secret } })).json()) as {
+        data: { balance: number };
+      }).data.balance;
+
+    const abroad = await post(guarded, '/otp/send', { appid: guarded.appid, recipient: '+447400123456' });
+    expect(abroad).toMatchObject({ status: 403, body: { error: 'Destination country GB is not allowed for this application' } });
+    const sameRange = ['+33698760001', '+33698760002', '+33698760003'];
+    const answers = [];
+    for (const to of sameRange) answers.push(await post(guarded, '/otp/send', { appid: guarded.appid, recipient: to }));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 429]);
+    expect(answers[2].body['error']).toMatch(/^Too many OTPs to numbers starting \+3369876 this hour/);
+    expect(answers[2].body['retry_after']).toBeGreaterThan(3500);
+    expect(await balance()).toBe(0.98);
+    const { rows } = await db.query(`SELECT event, detail->>'reason' AS reason FROM otp_events WHERE company_id = $1 AND event = 'refused' ORDER BY id`, [guarded.company_id]);
+    expect(rows).toEqual([
+      { event: 'refused', reason: 'country' },
+      { event: 'refused', reason: 'prefix-velocity' },
+    ]);
+  });
+
   it('answers the errors of the interface for bad input', async () => {
     expect(await post(acme, '/otp/send', { recipient: newNumber() })).toMatchObject({ status: 400, body: { error: 'appid is required' } });
     expect(await post(acme, '/otp/send', { appid: acme.appid, recipient: '12345' })).toMatchObject({ status: 400, body: { error: 'Invalid phone number format' } });

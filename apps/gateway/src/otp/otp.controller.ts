@@ -16,13 +16,14 @@ export class OtpController {
   @ApiOperation({
     summary: 'Send a one-time password',
     description:
-      'Answers flat (2.1): `verification_id`, `recipient`, `channel`, `expires_at`, plus `cost` and `balance`. The code is generated with a cryptographic random source unless `otp_code` is given, and stored only as a keyed hash. Limits: 20 sends per rolling minute per company (an operator may set another), answered 429 with `retry_after` and `Retry-After`; a recipient with 3 wrong codes within 30 minutes is refused (429) until 30 minutes after the third. `channel: "whatsapp"` is not available yet (400).',
+      'Answers flat (2.1): `verification_id`, `recipient`, `channel`, `expires_at`, plus `cost` and `balance`. The code is generated with a cryptographic random source unless `otp_code` is given, and stored only as a keyed hash. Limits: 20 sends per rolling minute per company (an operator may set another), answered 429 with `retry_after` and `Retry-After`; a recipient with 3 wrong codes within 30 minutes is refused (429) until 30 minutes after the third. Fraud guard, per application, before anything is charged: destinations outside `allowed_countries` are refused with 403, and more than `otp_prefix_limit_per_hour` sends (default 100) to one number prefix (the number without its last four digits) with 429; each refusal shows in /otp/logs as `refused`. `channel: "whatsapp"` is not available yet (400).',
   })
   @ApiOkResponse({ description: 'Sent: the OTP verification (2.1)' })
   @ApiValidationErrors()
   @ApiResponse({ status: 402, description: 'Insufficient balance: `{ error, balance, cost }`; nothing sent or charged', type: ErrorBodyDto })
+  @ApiResponse({ status: 403, description: "The destination's country is not allowed for this application", type: ErrorBodyDto })
   @ApiResponse({ status: 404, description: '`appid` is not an application of this company', type: ErrorBodyDto })
-  @ApiResponse({ status: 429, description: 'Rate limit, or recipient blocked: `{ error, retry_after }` and `Retry-After`', type: ErrorBodyDto })
+  @ApiResponse({ status: 429, description: 'Rate limit, prefix limit, or recipient blocked: `{ error, retry_after }` and `Retry-After`', type: ErrorBodyDto })
   send(@CurrentPrincipal() principal: Principal, @Body() body: OtpSendDto) {
     return this.otp.send(principal.companyId, body);
   }

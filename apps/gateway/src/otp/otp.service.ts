@@ -27,6 +27,7 @@ import { GatewayEnv } from '../gateway.env';
 import { PriceBook } from '../pricing/price-book.service';
 import { resolveOtpSend, resolveOtpTarget, resolveOtpVerify, type OtpSendRequest, type OtpTargetRequest } from './otp-request';
 import type { OtpResendDto } from './otp.dto';
+import { OtpFraudGuard } from './otp-fraud-guard.service';
 import { OtpRateLimiter } from './otp-rate-limiter.service';
 
 /** POST /otp/send and /otp/verify: the HTTP side of libs/otp. */
@@ -41,6 +42,7 @@ export class OtpService {
     private readonly applications: ApplicationRepository,
     private readonly priceBook: PriceBook,
     private readonly limiter: OtpRateLimiter,
+    private readonly fraud: OtpFraudGuard,
     private readonly relay: OutboxRelay,
     config: GatewayEnv,
   ) {
@@ -59,7 +61,9 @@ export class OtpService {
     const phone = parsePhoneNumber(request.recipient);
     if (!phone.ok) throw badRequest(INVALID_PHONE_NUMBER);
     if (request.channel === 'whatsapp') throw badRequest('channel whatsapp is not available on this server yet; use sms');
-    const sent = await this.rateLimited(companyId, () => this.sendWith(companyId, application, { ...request, recipient: phone.e164 }));
+    const settings = resolveApplicationSettings(application.settings);
+    const releasePrefix = await this.fraud.admit({ companyId, application: { id: application.id, settings }, recipient: phone.e164, country: phone.country });
+    const sent = await this.rateLimited(companyId, () => this.sendWith(companyId, application, { ...request, recipient: phone.e164 }), releasePrefix);
     return sentAnswer('OTP sent', sent);
   }
 
@@ -72,15 +76,25 @@ export class OtpService {
     return sentAnswer('OTP resent', await this.rateLimited(companyId, () => this.resender.resend(companyId, target, prices)));
   }
 
-  /** Takes a slot of the company's limit, gives it back if the work fails, and relays what it committed. */
-  private async rateLimited(companyId: string, work: () => Promise<OtpSent>): Promise<OtpSent> {
-    const slot = await this.limiter.take(companyId);
-    if (!slot.allowed) throw tooManyRequests(`OTP rate limit exceeded: ${slot.limit} per minute`, Math.ceil(slot.retryAfterMs / 1000));
+  /**
+   * Takes a slot of the company's limit, gives it back (and runs `onFailure`, which gives back
+   * the fraud guard's) if the work fails, and relays what it committed.
+   */
+  private async rateLimited(companyId: string, work: () => Promise<OtpSent>, onFailure: () => Promise<void> = async () => undefined): Promise<OtpSent> {
+    const slot = await this.limiter.take(companyId).catch(async (error: unknown) => {
+      await onFailure().catch(() => undefined);
+      throw error;
+    });
+    if (!slot.allowed) {
+      await onFailure().catch(() => undefined);
+      throw tooManyRequests(`OTP rate limit exceeded: ${slot.limit} per minute`, Math.ceil(slot.retryAfterMs / 1000));
+    }
     let sent: OtpSent;
     try {
       sent = await work();
     } catch (error) {
       await this.limiter.release(companyId, slot.slot).catch(() => undefined);
+      await onFailure().catch(() => undefined);
       throw mapSendError(error);
     }
     await this.relay.relay(sent.outbox.ids, sent.outbox.jobs);
