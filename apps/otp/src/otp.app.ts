@@ -1,8 +1,14 @@
 import type { WorkerAppDefinition } from '@mp/app-runtime';
 import { QueueName } from '@mp/queue-contracts';
+import { LifecycleModule } from './lifecycle/lifecycle.module';
 
-/** Renders OTP texts and hands them to a channel: SMS (via otp.dispatch) or WhatsApp. */
+/**
+ * The OTP lifecycle after the gateway sent the code: delivery receipts become `delivered`
+ * events, pending OTPs past their expiry become `expired`, each with its webhook event.
+ * (The gateway renders and seals OTP texts itself: see docs/architecture.md.)
+ */
 export const OtpApp: WorkerAppDefinition = {
   name: 'otp',
   consume: [QueueName.OtpDeliver],
+  imports: [LifecycleModule],
 };

@@ -1,6 +1,4 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { admin, eventually, startStack, type RunningStack } from '@mp/testing';
+import { admin, eventually, startStack, startWebhookReceiver, type RunningStack, type WebhookReceiver } from '@mp/testing';
 import { verifyWebhook } from '@mp/webhooks';
 
 interface Company {
@@ -8,42 +6,21 @@ interface Company {
   api_secret: string;
   webhook_secret: string;
 }
-interface Received {
-  headers: Record<string, string | undefined>;
-  body: string;
-}
-
-/** A customer's endpoint on 127.0.0.1 (the stack allows loopback receivers, as npm start does). */
-async function startReceiver(): Promise<{ url: string; received: Received[]; server: Server }> {
-  const received: Received[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]));
-      received.push({ headers, body: Buffer.concat(chunks).toString('utf8') });
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/sms`, received, server };
-}
-
 /** An SMS sent with a webhook_url: the sender hears message.sent and message.delivered, signed. */
 describe('SMS delivery webhooks end to end', () => {
   let stack: RunningStack;
   let company: Company;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: WebhookReceiver;
 
   beforeAll(async () => {
     await admin(['db:migrate']);
     company = (await admin(['company:create', '--name', 'Hooked', '--balance', '5'])) as unknown as Company;
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     stack = await startStack({ apps: ['gateway', 'sms-dispatcher', 'smsc-simulator', 'webhook-notifier'] });
   });
   afterAll(async () => {
     await stack?.stop();
-    await new Promise((closed) => receiver?.server.close(closed));
+    await receiver?.close();
   });
 
   it('posts message.sent and message.delivered, signed with the company secret, with the documented payload', async () => {

@@ -6,11 +6,10 @@ import { createLogger } from '@mp/observability';
 import { WebhookDeliveryRepository } from '@mp/persistence';
 import { QueueName } from '@mp/queue-contracts';
 import { QueueProducer } from '@mp/queue-runtime';
-import { openTestDataSource } from '@mp/testing';
+import { answering, openTestDataSource, startWebhookReceiver, type WebhookReceiver } from '@mp/testing';
 import { verifyWebhook } from '@mp/webhooks';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { DataSource } from 'typeorm';
-import { answering, startWebhookReceiver, type WebhookReceiver } from './testing/webhook-receiver';
 import { WebhookNotifierApp } from './webhook-notifier.app';
 import { WebhookNotifierEnv } from './webhook-notifier.env';
 

@@ -41,6 +41,20 @@ export interface WebhookDeliverJob {
   data: { deliveryId: string };
 }
 
+/** An OTP's message settled (for now: delivered); the otp app records it and tells the webhook. */
+export interface OtpMessageSettledJob {
+  name: 'otp.message-settled';
+  data: { messageId: string; status: MessageEventStatus; occurredAt: string };
+}
+
+export type OtpEventType = 'otp.delivered' | 'otp.verified' | 'otp.expired';
+
+/** Something happened to an OTP that its application's webhook is told of. One job per (OTP, event). */
+export interface OtpEventJob {
+  name: 'otp.event';
+  data: { otpId: string; type: OtpEventType; occurredAt: string };
+}
+
 /** Refund the parts of a settled message that never reached a carrier; idempotent per message. */
 export interface RefundMessageJob {
   name: 'billing.refund';
@@ -54,8 +68,8 @@ export interface RefundMessageJob {
 export interface QueueJobs {
   [QueueName.SmsDispatch]: QueueProbeJob | SmsSubmitJob;
   [QueueName.OtpDispatch]: QueueProbeJob | SmsSubmitJob;
-  [QueueName.OtpDeliver]: QueueProbeJob;
-  [QueueName.DeliveryEvents]: QueueProbeJob | MessageStatusJob;
+  [QueueName.OtpDeliver]: QueueProbeJob | OtpMessageSettledJob;
+  [QueueName.DeliveryEvents]: QueueProbeJob | MessageStatusJob | OtpEventJob;
   [QueueName.WebhookDeliver]: QueueProbeJob | WebhookDeliverJob;
   [QueueName.BillingSettle]: QueueProbeJob | RefundMessageJob;
 }
@@ -68,8 +82,8 @@ export type JobDataOf<Q extends QueueName, N extends JobNameOf<Q>> = Extract<Job
 export const QUEUE_JOB_NAMES: { readonly [Q in QueueName]: readonly JobNameOf<Q>[] } = Object.freeze({
   [QueueName.SmsDispatch]: ['queue.probe', 'sms.submit'],
   [QueueName.OtpDispatch]: ['queue.probe', 'sms.submit'],
-  [QueueName.OtpDeliver]: ['queue.probe'],
-  [QueueName.DeliveryEvents]: ['queue.probe', 'message.status'],
+  [QueueName.OtpDeliver]: ['queue.probe', 'otp.message-settled'],
+  [QueueName.DeliveryEvents]: ['queue.probe', 'message.status', 'otp.event'],
   [QueueName.WebhookDeliver]: ['queue.probe', 'webhook.deliver'],
   [QueueName.BillingSettle]: ['queue.probe', 'billing.refund'],
 });

@@ -3,3 +3,4 @@ export * from './admin-cli';
 export * from './stack';
 export * from './app-process';
 export * from './eventually';
+export * from './webhook-receiver';

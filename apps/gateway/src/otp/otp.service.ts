@@ -50,7 +50,7 @@ export class OtpService {
     const keys = { hash, text: parseTextKey(config.OTP_TEXT_KEY) };
     this.sender = new OtpSender(db, keys);
     this.resender = new OtpResender(db, keys);
-    this.verifier = new OtpVerifier(db, hash);
+    this.verifier = new OtpVerifier(db, hash, undefined, (outbox) => relay.relay(outbox.ids, outbox.jobs));
   }
 
   async send(companyId: string, dto: Parameters<typeof resolveOtpSend>[0]) {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { QueueName, type JobDataOf } from '@mp/queue-contracts';
 import { JobHandler, type JobContext } from '@mp/queue-runtime';
 import { MessageEventRecorder } from './message-event-recorder.service';
+import { OtpEventRecorder } from './otp-event-recorder.service';
 import { WebhookDeliverer } from './webhook-deliverer.service';
 
 @Injectable()
@@ -10,6 +11,16 @@ export class MessageStatusProcessor {
 
   @JobHandler(QueueName.DeliveryEvents, 'message.status')
   handle(data: JobDataOf<typeof QueueName.DeliveryEvents, 'message.status'>) {
+    return this.recorder.record(data);
+  }
+}
+
+@Injectable()
+export class OtpEventProcessor {
+  constructor(private readonly recorder: OtpEventRecorder) {}
+
+  @JobHandler(QueueName.DeliveryEvents, 'otp.event')
+  handle(data: JobDataOf<typeof QueueName.DeliveryEvents, 'otp.event'>) {
     return this.recorder.record(data);
   }
 }

@@ -24,13 +24,13 @@ export async function settleMessages(manager: EntityManager, lockedMessageIds: r
   );
   const done = parts.filter((p) => !p.states.some((s) => s === 'pending' || s === 'submitted'));
   if (done.length === 0) return [];
-  const settled: { id: string; status: MessageEventStatus; webhook_url: string | null }[] = await manager.query(
+  const settled: { id: string; status: MessageEventStatus; webhook_url: string | null; otp_id: string | null }[] = await manager.query(
     `WITH settled AS (
        UPDATE messages m SET status = s.status, completed_at = now(), updated_at = now()
        FROM unnest($1::uuid[], $2::text[]) AS s(id, status)
-       WHERE m.id = s.id AND NOT (m.status = ANY($3::text[])) RETURNING m.id, m.status, m.webhook_url)
-     SELECT id, status, webhook_url FROM settled ORDER BY id`,
+       WHERE m.id = s.id AND NOT (m.status = ANY($3::text[])) RETURNING m.id, m.status, m.webhook_url, m.otp_id)
+     SELECT id, status, webhook_url, otp_id FROM settled ORDER BY id`,
     [done.map((p) => p.message_id), done.map((p) => finalMessageState(p.states)), MESSAGE_FINAL],
   );
-  return settled.map((row) => ({ messageId: row.id, status: row.status, webhookUrl: row.webhook_url }));
+  return settled.map((row) => ({ messageId: row.id, status: row.status, webhookUrl: row.webhook_url, ...(row.otp_id ? { otpId: row.otp_id } : {}) }));
 }

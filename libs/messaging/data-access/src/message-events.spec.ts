@@ -30,4 +30,20 @@ describe('jobsForTransition', () => {
     }
     expect(jobsForTransition({ messageId: 'm3', status: 'delivered', webhookUrl: hook }, at).map((job) => job.jobId)).toEqual(['evt-m3-delivered']);
   });
+
+  it("tells the otp app when an OTP's message is delivered, and refunds an OTP message that never left", () => {
+    const delivered = jobsForTransition({ messageId: 'm9', status: 'delivered', webhookUrl: null, otpId: 'o9' }, at);
+    expect(delivered).toEqual([
+      {
+        queue: QueueName.OtpDeliver,
+        jobName: 'otp.message-settled',
+        jobId: 'otp-msg-m9-delivered',
+        data: { messageId: 'm9', status: 'delivered', occurredAt: at.toISOString() },
+        notBefore: at,
+        priority: null,
+      },
+    ]);
+    expect(jobsForTransition({ messageId: 'm9', status: 'failed', webhookUrl: null, otpId: 'o9' }, at).map((job) => job.jobName)).toEqual(['billing.refund']);
+    expect(jobsForTransition({ messageId: 'm9', status: 'sent', webhookUrl: null, otpId: 'o9' }, at)).toEqual([]);
+  });
 });

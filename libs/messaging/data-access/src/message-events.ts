@@ -6,6 +6,8 @@ export interface MessageTransition {
   status: MessageEventStatus;
   /** The message's webhook address: without one, nobody is told of the change. */
   webhookUrl: string | null;
+  /** Set when the message carries an OTP's code: its delivery is the OTP's event too. */
+  otpId?: string;
 }
 
 /**
@@ -20,6 +22,16 @@ export function jobsForTransition(transition: MessageTransition, at: Date = new 
       queue: QueueName.DeliveryEvents,
       jobName: 'message.status',
       jobId: `evt-${transition.messageId}-${transition.status}`,
+      data: { messageId: transition.messageId, status: transition.status, occurredAt: at.toISOString() },
+      notBefore: at,
+      priority: null,
+    });
+  }
+  if (transition.otpId && transition.status === 'delivered') {
+    jobs.push({
+      queue: QueueName.OtpDeliver,
+      jobName: 'otp.message-settled',
+      jobId: `otp-msg-${transition.messageId}-${transition.status}`,
       data: { messageId: transition.messageId, status: transition.status, occurredAt: at.toISOString() },
       notBefore: at,
       priority: null,

@@ -1,6 +1,8 @@
 import { OTP_BLOCK, otpCodeMatches, retryAfterSeconds } from '@mp/otp-domain';
+import type { OutboxJob } from '@mp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { recordOtpAttempt, recordOtpEvent, type OtpSubject } from './otp-journal';
+import { commitJobs, otpEventJob, type Committed } from './otp-lifecycle';
 import { findOtp, type OtpTarget } from './otp-lookup';
 import { lockRecipient, recipientBlockedUntil } from './otp-recipient-lock';
 
@@ -21,7 +23,11 @@ interface OtpRow {
   status: string;
   code_hash: string;
   expires_at: Date;
+  message_id: string;
 }
+
+/** Called after commit with the outbox rows of the OTP's webhook events, to enqueue them. */
+export type OnOtpEvents = (outbox: Committed['outbox']) => Promise<unknown>;
 
 /**
  * Checks a code, once: the OTP row is locked, so of many concurrent correct verifications exactly
@@ -33,28 +39,37 @@ export class OtpVerifier {
     private readonly db: DataSource,
     private readonly hashKey: Buffer,
     private readonly now: () => Date = () => new Date(),
+    private readonly onEvents: OnOtpEvents = async () => undefined,
   ) {}
 
   async verify(companyId: string, target: OtpTarget, code: string): Promise<VerifyOutcome> {
-    const now = this.now();
-    return this.db.transaction(async (manager) => {
-      const found = await findOtp(manager, companyId, target);
-      if (!found) return { outcome: 'not_found' };
-      await lockRecipient(manager, found.application_id, found.recipient);
-      const [otp] = (await manager.query(`SELECT id, company_id, application_id, recipient, status, code_hash, expires_at FROM otps WHERE id = $1 FOR UPDATE`, [
-        found.id,
-      ])) as OtpRow[];
-      const subject: OtpSubject = { otpId: otp.id, companyId, applicationId: otp.application_id, recipient: otp.recipient };
-      const until = await recipientBlockedUntil(manager, otp.application_id, otp.recipient, now);
-      if (until) {
-        await recordOtpAttempt(manager, subject, 'blocked', now);
-        return { outcome: 'blocked', retryAfterSeconds: retryAfterSeconds(until, now) };
-      }
-      return this.check(manager, otp, subject, code, now);
+    const events: OutboxJob[] = [];
+    const { outcome, outbox } = await this.db.transaction(async (manager) => {
+      const result = await this.verifyLocked(manager, companyId, target, code, events);
+      return { outcome: result, outbox: (await commitJobs(this.db, manager, events)).outbox };
     });
+    if (outbox.jobs.length > 0) await this.onEvents(outbox);
+    return outcome;
   }
 
-  private async check(manager: EntityManager, otp: OtpRow, subject: OtpSubject, code: string, now: Date): Promise<VerifyOutcome> {
+  private async verifyLocked(manager: EntityManager, companyId: string, target: OtpTarget, code: string, events: OutboxJob[]): Promise<VerifyOutcome> {
+    const now = this.now();
+    const found = await findOtp(manager, companyId, target);
+    if (!found) return { outcome: 'not_found' };
+    await lockRecipient(manager, found.application_id, found.recipient);
+    const [otp] = (await manager.query(`SELECT id, company_id, application_id, recipient, status, code_hash, expires_at, message_id FROM otps WHERE id = $1 FOR UPDATE`, [
+      found.id,
+    ])) as OtpRow[];
+    const subject: OtpSubject = { otpId: otp.id, companyId, applicationId: otp.application_id, recipient: otp.recipient };
+    const until = await recipientBlockedUntil(manager, otp.application_id, otp.recipient, now);
+    if (until) {
+      await recordOtpAttempt(manager, subject, 'blocked', now);
+      return { outcome: 'blocked', retryAfterSeconds: retryAfterSeconds(until, now) };
+    }
+    return this.check(manager, otp, subject, code, now, events);
+  }
+
+  private async check(manager: EntityManager, otp: OtpRow, subject: OtpSubject, code: string, now: Date, events: OutboxJob[]): Promise<VerifyOutcome> {
     if (otp.status === 'verified') {
       await recordOtpAttempt(manager, subject, 'already_verified', now);
       return { outcome: 'already_verified', verificationId: otp.id };
@@ -63,6 +78,7 @@ export class OtpVerifier {
       if (otp.status === 'pending') {
         await manager.query(`UPDATE otps SET status = 'expired', updated_at = $2 WHERE id = $1`, [otp.id, now]);
         await recordOtpEvent(manager, subject, 'expired', now);
+        events.push(otpEventJob(otp.id, 'otp.expired', now, otp.message_id));
       }
       await recordOtpAttempt(manager, subject, 'expired', now);
       return { outcome: 'expired', verificationId: otp.id };
@@ -72,6 +88,7 @@ export class OtpVerifier {
       await manager.query(`UPDATE otps SET status = 'verified', verified_at = $2, updated_at = $2 WHERE id = $1`, [otp.id, now]);
       await recordOtpAttempt(manager, subject, 'success', now);
       await recordOtpEvent(manager, subject, 'verified', now);
+      events.push(otpEventJob(otp.id, 'otp.verified', now, otp.message_id));
       return { outcome: 'verified', verificationId: otp.id, recipient: otp.recipient, verifiedAt: now };
     }
     return this.wrongCode(manager, otp, subject, now);

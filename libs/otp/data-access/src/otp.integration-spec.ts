@@ -7,6 +7,7 @@ import { openTestDataSource } from '@mp/testing';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { OtpBlockedError, OtpNotAffordableError, OtpNotResendableError, OtpResendRefusedError } from './otp-errors';
+import { expireDueOtps, recordOtpDelivered } from './otp-lifecycle';
 import { OtpResender } from './otp-resender';
 import { OtpSender, type OtpSendCommand } from './otp-sender';
 import { OtpVerifier } from './otp-verifier';
@@ -192,6 +193,36 @@ describe('OTP send and verify (PostgreSQL)', () => {
       await verifier.verify(c.companyId, { verificationId: other.verificationId }, await codeOf(other.verificationId));
       later(31_000);
       await expect(resender.resend(c.companyId, { verificationId: other.verificationId }, DEFAULT_PRICES)).rejects.toBeInstanceOf(OtpNotResendableError);
+    });
+  });
+
+  describe('lifecycle events', () => {
+    it('commits an otp.verified webhook event with a successful verification, handed over after commit', async () => {
+      const handed: string[] = [];
+      const withEvents = new OtpVerifier(db, keys.hash, now, async (outbox) => handed.push(...outbox.jobs.map((job) => job.jobName)));
+      const c = await company();
+      const sent = await sender.send(command(c), DEFAULT_PRICES);
+      await withEvents.verify(c.companyId, { verificationId: sent.verificationId }, 'wrong');
+      expect(handed).toEqual([]);
+      await withEvents.verify(c.companyId, { verificationId: sent.verificationId }, await codeOf(sent.verificationId));
+      expect(handed).toEqual(['otp.event']);
+      const [job] = await db.query(`SELECT data FROM outbox WHERE job_id LIKE $1`, [`otp-evt-${sent.verificationId}-otp.verified-%`]);
+      expect(job.data).toMatchObject({ otpId: sent.verificationId, type: 'otp.verified' });
+    });
+
+    it('logs a delivery once however often it is reported, and expires due OTPs with their event', async () => {
+      const c = await company();
+      const sent = await sender.send(command(c, { expiryMinutes: 2 }), DEFAULT_PRICES);
+      const [{ message_id: messageId }] = await db.query(`SELECT message_id FROM otps WHERE id = $1`, [sent.verificationId]);
+      expect((await recordOtpDelivered(db, messageId, clock)).outbox.jobs).toHaveLength(1);
+      expect((await recordOtpDelivered(db, messageId, clock)).outbox.jobs).toHaveLength(0);
+      later(2 * 60_000);
+      const swept = await expireDueOtps(db, clock);
+      expect(swept.expired).toBeGreaterThanOrEqual(1);
+      expect(swept.outbox.jobs.map((job) => (job.data as { otpId: string }).otpId)).toContain(sent.verificationId);
+      const events = await db.query(`SELECT event FROM otp_events WHERE otp_id = $1 ORDER BY id`, [sent.verificationId]);
+      expect(events.map((e: { event: string }) => e.event)).toEqual(['sent', 'delivered', 'expired']);
+      expect((await expireDueOtps(db, clock)).outbox.jobs.map((job) => (job.data as { otpId: string }).otpId)).not.toContain(sent.verificationId);
     });
   });
 });

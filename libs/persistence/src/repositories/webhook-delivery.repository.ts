@@ -57,6 +57,20 @@ export interface MessageForWebhook {
   status: string;
 }
 
+export interface OtpForWebhook {
+  id: string;
+  companyId: string;
+  /** The message that carries its current code: deliveries are unique per (message, event). */
+  messageId: string;
+  appid: string;
+  webhookUrl: string | null;
+  recipient: string;
+  channel: string;
+  status: string;
+  expiresAt: Date;
+  verifiedAt: Date | null;
+}
+
 const DELIVERY_COLUMNS = `d.id, d.company_id, d.message_id, d.event_type, d.url, d.payload, d.status, d.attempts,
   d.next_attempt_at, d.last_error, d.created_at, d.delivered_at, d.dead_at`;
 
@@ -164,6 +178,30 @@ export class WebhookDeliveryRepository {
       responseSnippet: nullable(row['response_snippet'], String),
       attemptedAt: row['attempted_at'] as Date,
     }));
+  }
+
+  /** An OTP as its webhook events describe it, with its application's webhook address (never its code). */
+  async findOtp(otpId: string): Promise<OtpForWebhook | null> {
+    const rows: Row[] = await this.db.query(
+      `SELECT o.id, o.company_id, o.message_id, a.appid, a.settings->>'webhook_url' AS webhook_url, o.recipient, o.channel, o.status,
+         o.expires_at, o.verified_at
+       FROM otps o JOIN applications a ON a.id = o.application_id WHERE o.id = $1`,
+      [otpId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      id: String(row['id']),
+      companyId: String(row['company_id']),
+      messageId: String(row['message_id']),
+      appid: String(row['appid']),
+      webhookUrl: nullable(row['webhook_url'], String),
+      recipient: String(row['recipient']),
+      channel: String(row['channel']),
+      status: String(row['status']),
+      expiresAt: row['expires_at'] as Date,
+      verifiedAt: (row['verified_at'] as Date | null) ?? null,
+    };
   }
 
   async findMessage(messageId: string): Promise<MessageForWebhook | null> {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-// For the integration tests: a customer's webhook endpoint on 127.0.0.1.
+// For the tests: a customer's webhook endpoint on 127.0.0.1.
 
 export interface ReceivedWebhook {
   path: string;

@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { OtpMessageSettledProcessor } from './otp-delivered.processor';
+import { OtpExpirySweeper } from './otp-expiry-sweeper.service';
+
+/** What happens to an OTP after it is sent: delivered, expired. */
+@Module({ providers: [OtpMessageSettledProcessor, OtpExpirySweeper] })
+export class LifecycleModule {}

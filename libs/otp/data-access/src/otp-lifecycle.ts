@@ -1,0 +1,71 @@
+import { OutboxRepository, type OutboxJob } from '@mp/persistence';
+import { QueueName, type OtpEventType } from '@mp/queue-contracts';
+import type { DataSource, EntityManager } from 'typeorm';
+import { recordOtpEvent } from './otp-journal';
+
+export interface Committed {
+  outbox: { ids: string[]; jobs: OutboxJob[] };
+}
+
+/** The webhook event of an OTP: one job per (OTP, event, message), so a replay is a no-op. */
+export function otpEventJob(otpId: string, type: OtpEventType, at: Date, messageId: string): OutboxJob {
+  return {
+    queue: QueueName.DeliveryEvents,
+    jobName: 'otp.event',
+    jobId: `otp-evt-${otpId}-${type}-${messageId}`,
+    data: { otpId, type, occurredAt: at.toISOString() },
+    notBefore: at,
+    priority: null,
+  };
+}
+
+/** Inserts the jobs in the caller's transaction; returns what to relay after commit. */
+export async function commitJobs(db: DataSource, manager: EntityManager, jobs: OutboxJob[]): Promise<Committed> {
+  return { outbox: { ids: await new OutboxRepository(db).insertMany(manager, jobs), jobs } };
+}
+
+/**
+ * The carrier delivered an OTP's message: logged once (`delivered` in /otp/logs) and its webhook
+ * event committed with it. A message that carries no OTP, or a replay, does nothing.
+ */
+export async function recordOtpDelivered(db: DataSource, messageId: string, at: Date): Promise<Committed> {
+  return db.transaction(async (manager) => {
+    const rows: { id: string; company_id: string; application_id: string; recipient: string }[] = await manager.query(
+      `SELECT o.id, o.company_id, o.application_id, o.recipient FROM messages m JOIN otps o ON o.id = m.otp_id WHERE m.id = $1 FOR UPDATE OF o`,
+      [messageId],
+    );
+    if (rows.length === 0) return { outbox: { ids: [], jobs: [] } };
+    const [otp] = rows;
+    const logged: unknown[] = await manager.query(
+      `SELECT 1 FROM otp_events WHERE otp_id = $1 AND event = 'delivered' AND detail->>'message_id' = $2`,
+      [otp.id, messageId],
+    );
+    if (logged.length > 0) return { outbox: { ids: [], jobs: [] } };
+    const subject = { otpId: otp.id, companyId: otp.company_id, applicationId: otp.application_id, recipient: otp.recipient };
+    await recordOtpEvent(manager, subject, 'delivered', at, { message_id: messageId });
+    return commitJobs(db, manager, [otpEventJob(otp.id, 'otp.delivered', at, messageId)]);
+  });
+}
+
+/**
+ * Pending OTPs past their expiry become `expired` (logged, and their webhook event committed),
+ * so /otp/list and webhooks tell the truth without waiting for someone to try the code.
+ */
+export async function expireDueOtps(db: DataSource, now: Date, limit = 500): Promise<Committed & { expired: number }> {
+  return db.transaction(async (manager) => {
+    const expired: { id: string; company_id: string; application_id: string; recipient: string; message_id: string }[] = await manager.query(
+      `WITH due AS (
+         SELECT id FROM otps WHERE status = 'pending' AND expires_at <= $1 ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED),
+       done AS (
+         UPDATE otps o SET status = 'expired', updated_at = $1 FROM due WHERE o.id = due.id
+         RETURNING o.id, o.company_id, o.application_id, o.recipient, o.message_id)
+       SELECT * FROM done`,
+      [now, limit],
+    );
+    for (const otp of expired) {
+      await recordOtpEvent(manager, { otpId: otp.id, companyId: otp.company_id, applicationId: otp.application_id, recipient: otp.recipient }, 'expired', now);
+    }
+    const committed = await commitJobs(db, manager, expired.map((otp) => otpEventJob(otp.id, 'otp.expired', now, otp.message_id)));
+    return { ...committed, expired: expired.length };
+  });
+}

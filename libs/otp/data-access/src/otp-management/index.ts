@@ -1,0 +1,6 @@
+export * from './otp-attempt-entries';
+export * from './otp-blocked-recipients';
+export * from './otp-log-entries';
+export * from './otp-records';
+export * from './otp-report';
+export { isOtpId, type CreatedRange, type PageRequest, type Paged } from './sql-where';

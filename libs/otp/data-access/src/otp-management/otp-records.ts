@@ -1,0 +1,100 @@
+import { parseMoney, type Money } from '@mp/billing-domain';
+import type { OtpChannel, OtpState } from '@mp/otp-domain';
+import type { DataSource } from 'typeorm';
+import { isOtpId, pagedQuery, SqlWhere, type CreatedRange, type PageRequest, type Paged } from './sql-where';
+
+/** What the management endpoints show of an OTP: never its code hash, template text or variables. */
+export interface OtpRecord {
+  verificationId: string;
+  appid: string;
+  recipient: string;
+  channel: OtpChannel;
+  status: OtpState;
+  sender: string;
+  lang: string;
+  expiresAt: Date;
+  createdAt: Date;
+  lastSentAt: Date;
+  resends: number;
+  verifiedAt: Date | null;
+  cost: Money;
+}
+
+export interface OtpRecordFilter {
+  applicationId: string | null;
+  recipient: string | null;
+  status: OtpState | null;
+  channel: OtpChannel | null;
+  range: CreatedRange;
+}
+
+interface OtpRecordRow {
+  id: string;
+  appid: string;
+  recipient: string;
+  channel: OtpChannel;
+  status: OtpState;
+  sender: string;
+  lang: string;
+  expires_at: Date;
+  created_at: Date;
+  last_sent_at: Date;
+  resends: number;
+  verified_at: Date | null;
+  cost: string;
+}
+
+const COLUMNS = `o.id, ap.appid, o.recipient, o.channel, s.status, o.sender, o.lang, o.expires_at, o.created_at,
+  o.last_sent_at, o.resends, o.verified_at, o.cost::text AS cost`;
+
+/**
+ * The OTPs of a company with their status as of `now` (a pending OTP past its expiry reads as
+ * expired even before a verification or the sweeper has updated the row).
+ */
+function recordsFrom(where: SqlWhere, now: Date): string {
+  return `otps o JOIN applications ap ON ap.id = o.application_id
+    CROSS JOIN LATERAL (SELECT CASE WHEN o.status = 'pending' AND o.expires_at <= ${where.param(now)}::timestamptz
+      THEN 'expired' ELSE o.status END AS status) s`;
+}
+
+function toRecord(row: OtpRecordRow): OtpRecord {
+  return {
+    verificationId: row.id,
+    appid: row.appid,
+    recipient: row.recipient,
+    channel: row.channel,
+    status: row.status,
+    sender: row.sender,
+    lang: row.lang,
+    expiresAt: new Date(row.expires_at),
+    createdAt: new Date(row.created_at),
+    lastSentAt: new Date(row.last_sent_at),
+    resends: Number(row.resends),
+    verifiedAt: row.verified_at === null ? null : new Date(row.verified_at),
+    cost: parseMoney(row.cost),
+  };
+}
+
+/** One OTP of the company, or null (also for an id that is not a uuid). */
+export async function findOtpRecord(db: DataSource, companyId: string, verificationId: string, now: Date): Promise<OtpRecord | null> {
+  if (!isOtpId(verificationId)) return null;
+  const where = new SqlWhere();
+  const from = recordsFrom(where, now);
+  where.add('o.company_id =', companyId).add('o.id =', verificationId);
+  const rows: OtpRecordRow[] = await db.query(`SELECT ${COLUMNS} FROM ${from} WHERE ${where.sql}`, where.params);
+  return rows.length === 0 ? null : toRecord(rows[0]);
+}
+
+/** The company's OTPs that match, newest first. */
+export async function listOtpRecords(db: DataSource, companyId: string, filter: OtpRecordFilter, page: PageRequest, now: Date): Promise<Paged<OtpRecord>> {
+  const where = new SqlWhere();
+  const from = recordsFrom(where, now);
+  where
+    .add('o.company_id =', companyId)
+    .addIf('o.application_id =', filter.applicationId)
+    .addIf('o.recipient =', filter.recipient)
+    .addIf('s.status =', filter.status)
+    .addIf('o.channel =', filter.channel)
+    .addRange('o.created_at', filter.range);
+  return pagedQuery(db, { columns: COLUMNS, from, where, orderBy: 'o.created_at DESC, o.id DESC', page, map: toRecord });
+}
