@@ -32,4 +32,14 @@ export class GatewayEnv extends CredentialEnv {
   @Base64Key32()
   @PrivateInProduction()
   OTP_TEXT_KEY: string = DEV_SECRETS.OTP_TEXT_KEY;
+
+  /** The Meta app secret: status webhooks (POST /webhooks/whatsapp) must carry its X-Hub-Signature-256. */
+  @MinLength(8)
+  @PrivateInProduction()
+  WHATSAPP_APP_SECRET: string = DEV_SECRETS.WHATSAPP_APP_SECRET;
+
+  /** What Meta must echo in the subscription handshake (GET /webhooks/whatsapp). */
+  @MinLength(8)
+  @PrivateInProduction()
+  WHATSAPP_VERIFY_TOKEN: string = DEV_SECRETS.WHATSAPP_VERIFY_TOKEN;
 }

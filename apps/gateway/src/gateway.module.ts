@@ -10,6 +10,7 @@ import { GatewayHealthController } from './health/gateway-health.controller';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { OtpModule } from './otp/otp.module';
 import { SmsModule } from './sms/sms.module';
+import { WhatsAppWebhookModule } from './whatsapp/whatsapp-webhook.module';
 
 export const APP_NAME = 'gateway';
 
@@ -27,6 +28,7 @@ export class GatewayModule {
         BalanceModule,
         SmsModule,
         OtpModule,
+        WhatsAppWebhookModule,
         IdempotencyModule,
       ],
       controllers: [GatewayHealthController],

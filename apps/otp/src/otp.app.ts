@@ -1,14 +1,16 @@
 import type { WorkerAppDefinition } from '@mp/app-runtime';
 import { QueueName } from '@mp/queue-contracts';
 import { LifecycleModule } from './lifecycle/lifecycle.module';
+import { WhatsAppModule } from './whatsapp/whatsapp.module';
 
 /**
- * The OTP lifecycle after the gateway sent the code: delivery receipts become `delivered`
- * events, pending OTPs past their expiry become `expired`, each with its webhook event.
+ * OTPs after the gateway created them: codes sent over WhatsApp (the Cloud API), delivery
+ * receipts become `delivered` events, pending OTPs past their expiry become `expired`, each with
+ * its webhook event.
  * (The gateway renders and seals OTP texts itself: see docs/architecture.md.)
  */
 export const OtpApp: WorkerAppDefinition = {
   name: 'otp',
   consume: [QueueName.OtpDeliver],
-  imports: [LifecycleModule],
+  imports: [LifecycleModule, WhatsAppModule],
 };

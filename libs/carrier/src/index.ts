@@ -6,3 +6,4 @@ export * from './delivery-receipt';
 export * from './smpp-connection';
 export * from './submit-sm';
 export * from './token-bucket';
+export * from './whatsapp';

@@ -11,6 +11,12 @@ export const DEV_SECRETS = {
   // 32 bytes each, base64: what the OTP keys must be.
   OTP_HASH_KEY: 'ZGV2LW9ubHktb3RwLWhhc2gta2V5LWNoYW5nZS1tZSE=',
   OTP_TEXT_KEY: 'ZGV2LW9ubHktb3RwLXRleHQta2V5LWNoYW5nZS1tZSE=',
+  // The WhatsApp Cloud API: the access token the otp app sends with, the app secret Meta signs
+  // status webhooks with (X-Hub-Signature-256), and the token of the subscription handshake.
+  // The whatsapp-simulator expects and uses the same development values.
+  WHATSAPP_ACCESS_TOKEN: 'dev-only-whatsapp-access-token',
+  WHATSAPP_APP_SECRET: 'dev-only-whatsapp-app-secret',
+  WHATSAPP_VERIFY_TOKEN: 'dev-only-whatsapp-verify-token',
 } as const;
 
 /** A 32-byte key written in base64 (`openssl rand -base64 32`). */

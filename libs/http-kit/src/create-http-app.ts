@@ -43,6 +43,8 @@ export async function createHttpApp(
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   app.useBodyParser<RawServerDefault>('application/json', { bodyLimit: bodyLimitBytes }, (request, body, done) => {
     const text = body.toString('utf8');
+    // Kept for endpoints that check a signature over the exact bytes (provider callbacks).
+    (request as unknown as { rawBody?: string }).rawBody = text;
     if (text.trim() === '') {
       done(null, undefined);
       return;
@@ -69,4 +71,9 @@ export async function createHttpApp(
   app.useGlobalFilters(new ApiExceptionFilter());
   app.enableShutdownHooks();
   return app;
+}
+
+/** The exact JSON body a request arrived with, for signature checks; undefined when there was none. */
+export function rawBodyOf(request: unknown): string | undefined {
+  return (request as { rawBody?: string }).rawBody;
 }

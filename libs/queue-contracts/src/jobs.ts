@@ -47,6 +47,12 @@ export interface OtpMessageSettledJob {
   data: { messageId: string; status: MessageEventStatus; occurredAt: string };
 }
 
+/** Send an OTP's code through the WhatsApp Cloud API (its message row holds the sealed code). */
+export interface OtpWhatsAppJob {
+  name: 'otp.whatsapp';
+  data: { messageId: string };
+}
+
 export type OtpEventType = 'otp.delivered' | 'otp.verified' | 'otp.expired';
 
 /** Something happened to an OTP that its application's webhook is told of. One job per (OTP, event). */
@@ -68,7 +74,7 @@ export interface RefundMessageJob {
 export interface QueueJobs {
   [QueueName.SmsDispatch]: QueueProbeJob | SmsSubmitJob;
   [QueueName.OtpDispatch]: QueueProbeJob | SmsSubmitJob;
-  [QueueName.OtpDeliver]: QueueProbeJob | OtpMessageSettledJob;
+  [QueueName.OtpDeliver]: QueueProbeJob | OtpMessageSettledJob | OtpWhatsAppJob;
   [QueueName.DeliveryEvents]: QueueProbeJob | MessageStatusJob | OtpEventJob;
   [QueueName.WebhookDeliver]: QueueProbeJob | WebhookDeliverJob;
   [QueueName.BillingSettle]: QueueProbeJob | RefundMessageJob;
@@ -82,7 +88,7 @@ export type JobDataOf<Q extends QueueName, N extends JobNameOf<Q>> = Extract<Job
 export const QUEUE_JOB_NAMES: { readonly [Q in QueueName]: readonly JobNameOf<Q>[] } = Object.freeze({
   [QueueName.SmsDispatch]: ['queue.probe', 'sms.submit'],
   [QueueName.OtpDispatch]: ['queue.probe', 'sms.submit'],
-  [QueueName.OtpDeliver]: ['queue.probe', 'otp.message-settled'],
+  [QueueName.OtpDeliver]: ['queue.probe', 'otp.message-settled', 'otp.whatsapp'],
   [QueueName.DeliveryEvents]: ['queue.probe', 'message.status', 'otp.event'],
   [QueueName.WebhookDeliver]: ['queue.probe', 'webhook.deliver'],
   [QueueName.BillingSettle]: ['queue.probe', 'billing.refund'],

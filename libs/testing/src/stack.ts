@@ -31,7 +31,7 @@ const MAIN = 'dist/out/tools/dev-stack/src/main.js';
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 60_000;
 /** The processes besides the gateway; each is given a free port through <NAME>_PORT. */
-const WORKERS = ['otp', 'sms-dispatcher', 'billing', 'webhook-notifier', 'smsc-simulator'];
+const WORKERS = ['otp', 'sms-dispatcher', 'billing', 'webhook-notifier', 'smsc-simulator', 'whatsapp-simulator'];
 
 /** A port nothing listens on right now (the OS's choice). */
 export function freePort(): Promise<number> {
@@ -65,6 +65,9 @@ async function stackEnv(options: StackOptions, dataDir: string, gatewayPort: num
   for (const worker of WORKERS) env[portVariable(worker)] = String(await freePort());
   // The SMPP port the simulator listens on and the dispatcher connects to.
   env['SMSC_PORT'] = String(await freePort());
+  // The otp app sends to the WhatsApp simulator, wherever the options put it.
+  const whatsappPort = options.env?.[portVariable('whatsapp-simulator')] ?? env[portVariable('whatsapp-simulator')];
+  env['WHATSAPP_API_BASE_URL'] = `http://127.0.0.1:${whatsappPort}`;
   return { ...env, ...options.env };
 }
 

@@ -19,6 +19,9 @@
 //                  (default <repo>/.data). stack.json ({ databaseUrl, redisUrl }) is how
 //                  `npm run admin` in another terminal finds this stack's database.
 //   MP_APPS        Comma-separated names of the processes to run (default: all), e.g. gateway,otp.
+//   WHATSAPP_SIMULATOR_WEBHOOK_URL
+//                  Where the WhatsApp simulator posts its status webhooks (default: the gateway's
+//                  /webhooks/whatsapp).
 //
 // Started with an IPC channel (as libs/testing's startStack does), it also stops everything when
 // the channel closes, i.e. when the process that started it exits.
@@ -37,6 +40,7 @@ import { writeStackFile } from './stack-file';
 import { describeExit, ExitInfo, ProcessSpec, Supervisor } from './supervisor';
 
 const HEALTH_TIMEOUT_MS = 60_000;
+const WHATSAPP_SIMULATOR = 'whatsapp-simulator';
 const NEXT_COMMAND = 'npm run --silent admin -- company:create --name Acme --balance 10';
 
 interface Stack {
@@ -96,10 +100,20 @@ function appSpec(stack: Stack, app: StackProcess, services: Services, port: numb
       ...(queuePrefix ? { QUEUE_PREFIX: queuePrefix } : {}),
       // Local development: webhooks may go to a receiver on this machine, unless the operator says otherwise.
       WEBHOOK_ALLOW_LOOPBACK: process.env['WEBHOOK_ALLOW_LOOPBACK'] || 'true',
+      ...(app.name === WHATSAPP_SIMULATOR ? { WHATSAPP_SIMULATOR_WEBHOOK_URL: whatsappWebhookUrl(stack.settings.host) } : {}),
     },
     signalGroup: true,
     afterExitSignal: 'SIGKILL',
   };
+}
+
+/** The WhatsApp simulator's status webhooks go to the gateway, as Meta's go to a deployment's. */
+function whatsappWebhookUrl(host: string): string {
+  const configured = process.env['WHATSAPP_SIMULATOR_WEBHOOK_URL'];
+  if (configured) return configured;
+  const gateway = STACK_PROCESSES.find((item) => item.name === GATEWAY);
+  const port = gateway ? portFor(gateway, process.env) : 3000;
+  return `http://${reachableHost(host)}:${port}/webhooks/whatsapp`;
 }
 
 /** Starts the apps whose compiled entry exists; returns the gateway's port if it was started. */

@@ -23,6 +23,11 @@ describe('the process list', () => {
     expect(ports).toMatchObject({ otp: 3101, 'sms-dispatcher': 3102, billing: 3103, 'webhook-notifier': 3104 });
   });
 
+  it('runs the simulators on their inspection API ports', () => {
+    const ports = Object.fromEntries(STACK_PROCESSES.map((item) => [item.name, item.port]));
+    expect(ports).toMatchObject({ 'smsc-simulator': 2776, 'whatsapp-simulator': 2780 });
+  });
+
   it('points at compiled entry files under dist/out', () => {
     for (const item of STACK_PROCESSES) expect(item.entry).toMatch(/^dist\/out\/(apps|tools)\/[a-z-]+\/src\/main\.js$/);
   });
@@ -36,6 +41,8 @@ describe('ports', () => {
     expect(portEnvName('otp')).toBe('OTP_PORT');
     expect(portEnvName('webhook-notifier')).toBe('WEBHOOK_NOTIFIER_PORT');
     expect(portEnvName('smsc-simulator')).toBe('SMSC_SIMULATOR_PORT');
+    // The variable the WhatsApp simulator itself reads first, so the two cannot disagree.
+    expect(portEnvName('whatsapp-simulator')).toBe('WHATSAPP_SIMULATOR_PORT');
   });
 
   it('uses the variable when set, else the default', () => {

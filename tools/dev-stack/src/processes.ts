@@ -17,6 +17,7 @@ export const STACK_PROCESSES: readonly StackProcess[] = [
   { name: 'billing', entry: 'dist/out/apps/billing/src/main.js', port: 3103 },
   { name: 'webhook-notifier', entry: 'dist/out/apps/webhook-notifier/src/main.js', port: 3104 },
   { name: 'smsc-simulator', entry: 'dist/out/tools/smsc-simulator/src/main.js', port: 2776 },
+  { name: 'whatsapp-simulator', entry: 'dist/out/tools/whatsapp-simulator/src/main.js', port: 2780 },
 ];
 
 /** The process whose /health tells that the stack is up. */

@@ -60,7 +60,6 @@ export class OtpService {
     const application = await this.application(companyId, request.appid);
     const phone = parsePhoneNumber(request.recipient);
     if (!phone.ok) throw badRequest(INVALID_PHONE_NUMBER);
-    if (request.channel === 'whatsapp') throw badRequest('channel whatsapp is not available on this server yet; use sms');
     const settings = resolveApplicationSettings(application.settings);
     const releasePrefix = await this.fraud.admit({ companyId, application: { id: application.id, settings }, recipient: phone.e164, country: phone.country });
     const sent = await this.rateLimited(companyId, () => this.sendWith(companyId, application, { ...request, recipient: phone.e164 }), releasePrefix);

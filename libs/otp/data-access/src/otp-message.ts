@@ -30,14 +30,21 @@ export interface OtpTextSpec {
   expiryMinutes: number;
 }
 
-/** The job that submits an OTP text: the OTP queue, so codes never wait behind campaigns. */
-export function otpDispatchJob(messageId: string, at: Date): OutboxJob {
+/**
+ * The job that delivers an OTP's message: over SMS from the OTP queue (so codes never wait behind
+ * campaigns), or through the WhatsApp Cloud API from the otp app.
+ */
+export function otpDeliveryJob(channel: OtpChannel, messageId: string, at: Date): OutboxJob {
+  if (channel === 'whatsapp') {
+    return { queue: QueueName.OtpDeliver, jobName: 'otp.whatsapp', jobId: `otp-wa-${messageId}`, data: { messageId }, notBefore: at, priority: null };
+  }
   return { queue: QueueName.OtpDispatch, jobName: 'sms.submit', jobId: `otp-${messageId}`, data: { messageIds: [messageId] }, notBefore: at, priority: null };
 }
 
 /**
  * The message that carries a code: rendered, priced per part (per message on WhatsApp), and its
- * text sealed at once, so the plain text exists only in this function's memory.
+ * text sealed at once, so the plain text exists only in this function's memory. On WhatsApp the
+ * text is Meta's authentication template, which takes the code alone: the sealed body is the code.
  */
 export function composeOtpMessage(spec: OtpTextSpec, code: string, prices: readonly PriceRule[], key: Buffer): NewMessage {
   const text = renderOtpTemplate(
@@ -67,7 +74,7 @@ export function composeOtpMessage(spec: OtpTextSpec, code: string, prices: reado
     route,
     sender: spec.sender,
     recipient: spec.recipient,
-    body: sealText(key, text),
+    body: sealText(key, spec.channel === 'whatsapp' ? code : text),
     encoding: split.encoding,
     parts,
     pricePerPart: rule.price,

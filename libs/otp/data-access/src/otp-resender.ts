@@ -7,7 +7,7 @@ import { chargeOtp } from './otp-charge';
 import { OtpNotFoundError, OtpNotResendableError, OtpResendRefusedError } from './otp-errors';
 import { recordOtpEvent, type OtpSubject } from './otp-journal';
 import { findOtp, type OtpTarget } from './otp-lookup';
-import { composeOtpMessage, otpDispatchJob, type OtpKeys } from './otp-message';
+import { composeOtpMessage, otpDeliveryJob, type OtpKeys } from './otp-message';
 import { refuseIfBlocked } from './otp-recipient-lock';
 import type { OtpSent } from './otp-sender';
 
@@ -73,7 +73,7 @@ export class OtpResender {
         this.keys.text,
       );
       const balance = await chargeOtp(this.db, manager, companyId, message.cost, `otp:${otp.id}:resend:${otp.resends + 1}`);
-      const jobs = [otpDispatchJob(message.id, now)];
+      const jobs = [otpDeliveryJob(otp.channel, message.id, now)];
       const ids = await new MessageRepository(this.db).insertWithJobs(manager, [message], jobs);
       await manager.query(
         `UPDATE otps SET code_hash = $2, expires_at = $3, status = 'pending', resends = resends + 1, last_sent_at = $4,

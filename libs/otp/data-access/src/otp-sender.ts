@@ -6,10 +6,10 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { chargeOtp } from './otp-charge';
 import { recordOtpEvent, type OtpSubject } from './otp-journal';
-import { composeOtpMessage, otpDispatchJob, type OtpKeys, type OtpTextSpec } from './otp-message';
+import { composeOtpMessage, otpDeliveryJob, type OtpKeys, type OtpTextSpec } from './otp-message';
 import { refuseIfBlocked } from './otp-recipient-lock';
 
-export { otpDispatchJob, type OtpKeys } from './otp-message';
+export { otpDeliveryJob, type OtpKeys } from './otp-message';
 
 export interface OtpSendCommand {
   companyId: string;
@@ -61,7 +61,7 @@ export class OtpSender {
     return this.db.transaction(async (manager) => {
       await refuseIfBlocked(manager, command.application.id, command.recipient, now);
       const balance = await chargeOtp(this.db, manager, command.companyId, message.cost, `otp:${verificationId}`);
-      const jobs = [otpDispatchJob(message.id, now)];
+      const jobs = [otpDeliveryJob(command.channel, message.id, now)];
       const ids = await new MessageRepository(this.db).insertWithJobs(manager, [message], jobs);
       await manager.query(
         `INSERT INTO otps (id, company_id, application_id, recipient, channel, sender, lang, code_length, code_hash, expires_at,

@@ -74,6 +74,17 @@ describe('OTP send and verify (PostgreSQL)', () => {
     expect(await codeOf(sent.verificationId)).toBe('90817263');
   });
 
+  it('over WhatsApp: one message priced at the whatsapp rate, the code alone sealed, and an otp.whatsapp job', async () => {
+    const c = await company();
+    const sent = await sender.send(command(c, { channel: 'whatsapp', code: '5544' }), DEFAULT_PRICES);
+    expect(sent.outbox.jobs).toEqual([expect.objectContaining({ queue: 'otp.deliver', jobName: 'otp.whatsapp' })]);
+    const [row] = await db.query(`SELECT m.body, m.body_sealed, m.channel, m.route, m.parts FROM otps o JOIN messages m ON m.id = o.message_id WHERE o.id = $1`, [
+      sent.verificationId,
+    ]);
+    expect(row).toMatchObject({ body_sealed: true, channel: 'whatsapp', route: 'whatsapp', parts: 1 });
+    expect(openText(keys.text, row.body)).toBe('5544');
+  });
+
   it('verifies the right code once; of many concurrent correct verifications exactly one succeeds', async () => {
     const c = await company();
     const sent = await sender.send(command(c), DEFAULT_PRICES);
