@@ -46,14 +46,26 @@ export function throwIfInterrupted(): void {
   if (interrupted) throw new Error('interrupted');
 }
 
-export function load(url: string, request: LoadRequest, connections: number, durationS: number): Promise<LoadResult> {
+/**
+ * `connections` connections for `durationS` seconds: each as busy as it can be, or, with
+ * `overallRate`, that many requests per second over all connections together.
+ *
+ * At a fixed rate autocannon gives each connection its share of the rate per second (a counter it
+ * resets every second, on timers started together), so the requests of each second leave in a
+ * burst at its start, up to one per connection at a time. Its correction for coordinated omission
+ * is off: it takes 1/rate for the expected interval in milliseconds when the rate is per second,
+ * which would add a sample every millisecond below each slow answer and pull the percentiles down.
+ */
+export function load(url: string, request: LoadRequest, connections: number, durationS: number, overallRate?: number): Promise<LoadResult> {
   const { company, path, body } = request;
+  const rate = overallRate === undefined ? {} : { overallRate, ignoreCoordinatedOmission: true };
   return new Promise((resolve, reject) => {
     running = autocannon(
       {
         url,
         connections,
         duration: durationS,
+        ...rate,
         requests: [
           {
             method: 'POST',

@@ -3,21 +3,22 @@
  * figures are in bench/results/ (a JSON file per run and a row in bench/results/README.md).
  *
  *   sms    POST /sms/send, one recipient per request (sms-bench.ts)
- *   otp    not written yet
+ *   otp    POST /otp/send at a fixed rate, one recipient per request (otp-bench.ts)
  *   bulk   not written yet
  *
  * Exit codes: 0 done, 1 the run failed, 2 bad command line or a benchmark that does not exist yet.
  */
+import { runOtpBench } from './otp-bench';
 import { runSmsBench } from './sms-bench';
 
 const BENCHMARKS: Record<string, (() => Promise<void>) | null> = {
   sms: runSmsBench,
-  otp: null,
+  otp: runOtpBench,
   bulk: null,
 };
 
 function usage(): string {
-  return 'usage: npm run bench -- <sms|otp|bulk>\n  env: BENCH_DURATION_S (default 30), BENCH_CONNECTIONS (default 64)\n';
+  return 'usage: npm run bench -- <sms|otp|bulk>\n  env: BENCH_DURATION_S (default 30), BENCH_CONNECTIONS (default 64), BENCH_OTP_RATE (otp, default 500)\n';
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -28,7 +29,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const run = BENCHMARKS[name];
   if (!run) {
-    process.stderr.write(`bench: the "${name}" benchmark is not written yet; only "sms" runs for now\n`);
+    process.stderr.write(`bench: the "${name}" benchmark is not written yet; only "sms" and "otp" run for now\n`);
     return 2;
   }
   await run();

@@ -1,5 +1,6 @@
 import { cpuShares, processTicks, type CpuSample } from './process-cpu';
-import { fileStamp, smsReadmeRow, smsVerdicts, type Machine, type SmsBenchFigures } from './results';
+import { fileStamp, type Machine } from './results';
+import { smsReadmeRow, smsVerdicts, type SmsBenchFigures } from './sms-results';
 
 const figures = (overrides: Partial<SmsBenchFigures> = {}): SmsBenchFigures => ({
   durationS: 30.01,

@@ -1,12 +1,13 @@
-// What a run writes: bench/results/<name>-<date>.json with every figure, and one row in
-// bench/results/README.md, which explains the columns and the machine when it is first created.
+// What every benchmark's run writes: bench/results/<name>-<date>.json with every figure, and one
+// row in its section of bench/results/README.md (readme-sections.ts); and the figures of an HTTP
+// load that every benchmark reports the same way.
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem } from 'node:os';
 import { join } from 'node:path';
-
-/** The issue's targets for POST /sms/send on one machine. */
-export const SMS_TARGETS = { acceptedPerSecond: 4_000, p99Ms: 30, submitP99Ms: 50 } as const;
+import type { SubmitFigures } from './database-figures';
+import type { LoadResult } from './http-load';
+import { withRow, type ReadmeSection } from './readme-sections';
 
 export interface Revision {
   commit: string;
@@ -24,7 +25,18 @@ export interface Machine {
   redis: string;
 }
 
-export interface SmsBenchFigures {
+/** messages.created_at → message_parts.submitted_at, over the messages accepted in the window. */
+export interface SubmitBlock {
+  samples: number;
+  p50Ms: number | null;
+  p99Ms: number | null;
+  maxMs: number | null;
+  notSubmittedAtEnd: number;
+  drainedAfterS: number | null;
+}
+
+/** What a load did, as autocannon counted it, and how soon its messages reached the carrier. */
+export interface LoadFigures {
   durationS: number;
   connections: number;
   requests: number;
@@ -35,20 +47,29 @@ export interface SmsBenchFigures {
   statusCodes: Record<string, number>;
   errors: number;
   timeouts: number;
-  /** messages.created_at → message_parts.submitted_at, over the messages accepted in the window. */
-  submit: { samples: number; p50Ms: number | null; p99Ms: number | null; maxMs: number | null; notSubmittedAtEnd: number; drainedAfterS: number | null };
+  submit: SubmitBlock;
 }
 
-export interface TargetVerdicts {
-  throughput: boolean;
-  submit: boolean;
-}
-
-export function smsVerdicts(figures: SmsBenchFigures): TargetVerdicts {
+export function loadFigures(result: LoadResult, connections: number, submit: SubmitFigures, drainedAfterS: number | null): LoadFigures {
+  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat.count ?? 0]));
   return {
-    throughput: figures.acceptedPerSecond >= SMS_TARGETS.acceptedPerSecond && figures.latencyMs.p99 <= SMS_TARGETS.p99Ms,
-    submit: figures.submit.p99Ms !== null && figures.submit.notSubmittedAtEnd === 0 && figures.submit.p99Ms <= SMS_TARGETS.submitP99Ms,
+    durationS: result.duration,
+    connections,
+    requests: result.requests.total,
+    accepted: result['2xx'],
+    acceptedPerSecond: Math.round(result['2xx'] / result.duration),
+    latencyMs: { p50: result.latency.p50, p99: result.latency.p99, p999: result.latency.p99_9, max: result.latency.max, mean: result.latency.mean },
+    non2xx: result.non2xx,
+    statusCodes,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    submit: { samples: submit.samples, p50Ms: submit.p50Ms, p99Ms: submit.p99Ms, maxMs: submit.maxMs, notSubmittedAtEnd: submit.pending, drainedAfterS },
   };
+}
+
+/** Every part of the window submitted, within `p99Ms` at p99. */
+export function submitMet(submit: SubmitBlock, p99Ms: number): boolean {
+  return submit.p99Ms !== null && submit.notSubmittedAtEnd === 0 && submit.p99Ms <= p99Ms;
 }
 
 export function revision(root: string): Revision {
@@ -75,91 +96,45 @@ export function machine(postgres: string, redis: string): Machine {
   };
 }
 
+export function describeMachine(host: Machine): string {
+  return `${host.cores} × ${host.cpu}, ${host.memoryGiB} GiB, Linux ${host.kernel}, Node ${host.node}, ${host.postgres}, Redis ${host.redis}`;
+}
+
 /** `2026-11-22T02-35-02Z`: the ISO date and time, fit for a file name. */
 export function fileStamp(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/:/g, '-');
 }
 
-const fmt = (value: number | null, digits = 0): string => (value === null ? '—' : value.toFixed(digits));
-const verdict = (met: boolean): string => (met ? 'met' : '**not met**');
+export const fmt = (value: number | null, digits = 0): string => (value === null ? '—' : value.toFixed(digits));
+export const verdict = (met: boolean): string => (met ? 'met' : '**not met**');
 
-export const SMS_README_HEADER = (host: Machine): string => `# Benchmark results
-
-One row per run of \`npm run bench -- <name>\`, newest last; the JSON file named in the last column
-holds every figure of the run (status codes, CPU per process, database wait events, the machine).
-
-## sms — POST /sms/send, one recipient per request
-
-The whole SMS path runs on this one machine, as \`npm start\` runs it: gateway, sms-dispatcher and
-SMSC simulator (receipts after 1 s), on a throwaway PostgreSQL database and Redis key prefix,
-\`LOG_LEVEL=warn\`. One company with a large balance sends every request (so every acceptance
-debits the same balance row). autocannon, in the benchmark's own process on the same machine,
-keeps \`conns\` connections busy for \`dur\` seconds after a short warm-up, each request to a
-different valid number.
-
-| Column | Meaning |
-|---|---|
-| date | start of the run (UTC) |
-| commit | \`git rev-parse --short HEAD\`; \`+dirty\`: uncommitted changes were in the measured tree |
-| dur, conns | measured seconds, concurrent connections |
-| accepted/s | 2xx answers per second (each is a message charged and queued) |
-| p50, p99, p99.9 | latency of the 2xx answers in ms, as autocannon measures it (whole milliseconds) |
-| non-2xx, errors | answers other than 2xx; connection errors and timeouts |
-| submit p50, p99 | ms from \`messages.created_at\` (the acceptance transaction) to \`message_parts.submitted_at\` (the dispatcher starting to record the carrier's submit_sm_resp), over the messages accepted in the window: an upper bound of acceptance → submit_sm. \`backlog\`: parts still not submitted when the dispatcher was given up on |
-| target: accept | the issue's target, ≥ ${SMS_TARGETS.acceptedPerSecond} accepted/s with p99 ≤ ${SMS_TARGETS.p99Ms} ms |
-| target: submit | the issue's target, submit_sm within ${SMS_TARGETS.submitP99Ms} ms at p99 |
-| CPU | percent of one core over the window: gateway / sms-dispatcher / simulator / PostgreSQL backends of the run / autocannon / everything else on the machine except Redis (other people's processes; Redis is in the JSON file); then the machine-wide busy share of all cores |
-
-Machine of the first run: ${describeMachine(host)}. Rows from another machine say so in \`machine\`.
-
-| date | commit | machine | dur | conns | accepted/s | p50 | p99 | p99.9 | non-2xx | errors | submit p50 | submit p99 | target: accept | target: submit | CPU | file |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
-`;
-
-export function describeMachine(host: Machine): string {
-  return `${host.cores} × ${host.cpu}, ${host.memoryGiB} GiB, Linux ${host.kernel}, Node ${host.node}, ${host.postgres}, Redis ${host.redis}`;
+/** The first cells of every row: date, commit, machine. */
+export function runCells(started: Date, rev: Revision, host: Machine): string[] {
+  return [started.toISOString().replace(/\.\d{3}Z$/, 'Z'), `${rev.commit}${rev.dirty ? '+dirty' : ''}`, `${host.cores} × ${host.cpu}`];
 }
 
-export interface SmsRow {
-  started: Date;
-  revision: Revision;
-  machine: Machine;
-  figures: SmsBenchFigures;
-  cpu: string;
-  file: string;
+/** The submit p99, and the parts still pending when the dispatcher was given up on. */
+export function submitP99Cell(submit: SubmitBlock): string {
+  return submit.notSubmittedAtEnd > 0 ? `${fmt(submit.p99Ms)} (backlog ${submit.notSubmittedAtEnd})` : fmt(submit.p99Ms);
 }
 
-export function smsReadmeRow({ started, revision: rev, machine: host, figures: f, cpu, file }: SmsRow): string {
-  const verdicts = smsVerdicts(f);
-  const submitP99 = f.submit.notSubmittedAtEnd > 0 ? `${fmt(f.submit.p99Ms)} (backlog ${f.submit.notSubmittedAtEnd})` : fmt(f.submit.p99Ms);
-  return `| ${[
-    started.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    `${rev.commit}${rev.dirty ? '+dirty' : ''}`,
-    `${host.cores} × ${host.cpu}`,
-    fmt(f.durationS, 1),
-    String(f.connections),
-    fmt(f.acceptedPerSecond, 0),
-    fmt(f.latencyMs.p50),
-    fmt(f.latencyMs.p99),
-    fmt(f.latencyMs.p999),
-    String(f.non2xx),
-    String(f.errors),
-    fmt(f.submit.p50Ms),
-    submitP99,
-    verdict(verdicts.throughput),
-    verdict(verdicts.submit),
-    cpu,
-    `[${file}](${file})`,
-  ].join(' | ')} |\n`;
+export function tableRow(cells: string[]): string {
+  return `| ${cells.join(' | ')} |\n`;
 }
 
-/** Writes the JSON file and appends the README row; returns the JSON file's path. */
-export function writeSmsResults(resultsDir: string, row: SmsRow, details: object): string {
+/** The stdout line of the acceptance → submit figures. */
+export function submitLine(submit: SubmitBlock, drainTimeoutS: number): string {
+  const backlog =
+    submit.drainedAfterS === null ? `${submit.notSubmittedAtEnd} parts still pending after ${drainTimeoutS} s` : `backlog drained ${submit.drainedAfterS} s after the load`;
+  return `  acceptance → submit ms: p50 ${submit.p50Ms}, p99 ${submit.p99Ms}, max ${submit.maxMs} over ${submit.samples} parts; ${backlog}`;
+}
+
+/** Writes the run's JSON file and adds its row to its README section; returns the JSON file's path. */
+export function writeResults(resultsDir: string, file: string, details: object, section: ReadmeSection, row: string): string {
   mkdirSync(resultsDir, { recursive: true });
-  const path = join(resultsDir, row.file);
+  const path = join(resultsDir, file);
   writeFileSync(path, `${JSON.stringify(details, null, 2)}\n`);
   const readme = join(resultsDir, 'README.md');
-  if (!existsSync(readme)) writeFileSync(readme, SMS_README_HEADER(row.machine));
-  appendFileSync(readme, smsReadmeRow(row));
+  writeFileSync(readme, withRow(existsSync(readme) ? readFileSync(readme, 'utf8') : '', section, row));
   return path;
 }
