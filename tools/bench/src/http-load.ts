@@ -1,6 +1,7 @@
 // The HTTP load of a benchmark: autocannon keeping connections busy against the gateway, as one
 // company, and Ctrl-C, which stops the load under way and lets the benchmark clean up.
 import autocannon from 'autocannon';
+import { pacedLoad } from './paced-load';
 
 /** The company that sends every request (its API key and secret, as company:create prints them). */
 export interface Company {
@@ -56,16 +57,28 @@ export function throwIfInterrupted(): void {
  * is off: it takes 1/rate for the expected interval in milliseconds when the rate is per second,
  * which would add a sample every millisecond below each slow answer and pull the percentiles down.
  */
+/**
+ * The load of a benchmark: closed-loop autocannon, each connection sending again as soon as it is
+ * answered (the most the service takes), or, with `overallRate`, an evenly paced open-loop load
+ * (paced-load.ts) whose latency counts from when each request was due.
+ */
 export function load(url: string, request: LoadRequest, connections: number, durationS: number, overallRate?: number): Promise<LoadResult> {
+  if (overallRate !== undefined) {
+    const stop = { stopped: false };
+    running = { stop: () => (stop.stopped = true) } as unknown as autocannon.Instance;
+    return pacedLoad(url, request, connections, durationS, overallRate, stop).finally(() => (running = undefined));
+  }
+  return closedLoop(url, request, connections, durationS);
+}
+
+function closedLoop(url: string, request: LoadRequest, connections: number, durationS: number): Promise<LoadResult> {
   const { company, path, body } = request;
-  const rate = overallRate === undefined ? {} : { overallRate, ignoreCoordinatedOmission: true };
   return new Promise((resolve, reject) => {
     running = autocannon(
       {
         url,
         connections,
         duration: durationS,
-        ...rate,
         requests: [
           {
             method: 'POST',

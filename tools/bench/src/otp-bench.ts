@@ -4,9 +4,9 @@
 //   1. a throwaway database and Redis prefix; one company with a large balance, its OTP limit and
 //      its application's prefix limit raised with the admin tool, so that no send is refused;
 //   2. the same stack as the sms benchmark (bench-run.ts);
-//   3. autocannon at BENCH_OTP_RATE (500) requests/s over BENCH_CONNECTIONS (64) connections for
-//      BENCH_DURATION_S (30) seconds after a short warm-up, each request an OTP to a different
-//      valid number;
+//   3. an evenly paced open-loop load (paced-load.ts) at BENCH_OTP_RATE (500) requests/s over at
+//      most BENCH_CONNECTIONS (64) connections for BENCH_DURATION_S (30) seconds after a short
+//      warm-up, each request an OTP to a different valid number;
 //   4. acceptance → submit from the database, CPU per process, PostgreSQL's work, as for sms;
 //   5. the issue's third case, the same while a 100,000-recipient campaign drains, is recorded as
 //      not measured until bulk campaigns exist;
@@ -69,8 +69,8 @@ function details(run: OtpRun, host: Machine, measured: Measured, figures: OtpBen
     ...windowDetails(measured.window),
     notes: [
       `during a campaign: ${CAMPAIGN_NOT_MEASURED}; figures.duringCampaign and verdicts.duringCampaign stay null until a 100,000-recipient campaign can drain during the run.`,
-      'latency: autocannon, 2xx answers only, whole milliseconds, without autocannon’s correction for coordinated omission (it takes 1/rate for the expected interval in milliseconds, which would add made-up faster samples); autocannon runs in this process on the same machine as the platform.',
-      'rate: autocannon gives each connection its share of the rate per second and resets the counts every second on timers started together, so each second’s requests leave in a burst of up to one per connection at its start rather than evenly spread.',
+      'load: open loop, evenly paced (paced-load.ts): request i leaves at start + i/rate over at most `connections` keep-alive connections, whatever the answers before it did; it runs in this process on the same machine as the platform.',
+      'latency: 2xx answers only, counted from the moment each request was due (a stalled server shows in the figures: no coordinated omission), in milliseconds to one decimal.',
       `verdicts.api: p99 ≤ ${OTP_TARGETS.apiP99Ms} ms with at least 95% of the rate accepted per second and every answer 2xx; null at a rate below ${OTP_TARGETS.requestsPerSecond}/s.`,
       'submit: messages.created_at (start of the acceptance transaction) to message_parts.submitted_at (start of the transaction recording the submit_sm_resp), over every message created in the window (all OTPs here): an upper bound of acceptance → submit_sm.',
       'every request is sent by one company and one application, with both OTP limits raised to the admin tool’s maximum.',

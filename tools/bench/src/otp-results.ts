@@ -24,7 +24,7 @@ const RATE_HELD = 0.95;
 export const CAMPAIGN_NOT_MEASURED = 'not measured (bulk not built yet)';
 
 export interface OtpBenchFigures extends LoadFigures {
-  /** The requests per second asked of autocannon, over all connections. */
+  /** The requests per second asked, over all connections. */
   overallRate: number;
   /** The same figures while a 100,000-recipient campaign drains: null until bulk campaigns exist. */
   duringCampaign: null;
@@ -62,25 +62,26 @@ export function otpSection(host: Machine): ReadmeSection {
     body: `The same stack as the sms benchmark (gateway, sms-dispatcher, SMSC simulator with receipts after
 1 s, throwaway database and Redis key prefix, \`LOG_LEVEL=warn\`), with the bench company's OTP
 limit (\`otp_rate_limit\`) and its application's \`otp_prefix_limit_per_hour\` raised to 1,000,000
-with the admin tool, so that no send is refused. autocannon sends \`rate\` requests per second over
-\`conns\` connections for \`dur\` seconds after a short warm-up at the same rate, each
-\`POST /otp/send { appid, recipient }\` to a different valid number. autocannon holds the rate per
-second: each connection sends its share of the second's requests one after another from the start
-of the second, so they arrive in a burst of up to \`conns\` at once at the start of each second.
+with the admin tool, so that no send is refused. An open-loop load evenly paced at \`rate\`
+requests per second (request i leaves at start + i/rate, whatever the answers before it did) over
+at most \`conns\` keep-alive connections for \`dur\` seconds after a short warm-up at the same
+rate, each \`POST /otp/send { appid, recipient }\` to a different valid number. Rows before the
+paced load (commit b84b3e5) used autocannon's fixed rate, which sends each second's requests in a
+burst at its start.
 
 | Column | Meaning |
 |---|---|
 | date | start of the run (UTC) |
 | commit | \`git rev-parse --short HEAD\`; \`+dirty\`: uncommitted changes were in the measured tree |
-| dur, conns, rate | measured seconds, connections, requests per second asked of autocannon |
+| dur, conns, rate | measured seconds, connections at most, requests per second asked |
 | accepted/s | 2xx answers per second (each an OTP charged and queued) |
-| p50, p99, p99.9 | latency of the 2xx answers in ms, as autocannon measures it (whole milliseconds, without its correction for coordinated omission) |
+| p50, p99, p99.9 | latency of the 2xx answers in ms, from the moment each request was due (no coordinated omission) |
 | non-2xx, errors | answers other than 2xx, by status; connection errors and timeouts |
 | submit p50, p99 | ms from \`messages.created_at\` (the acceptance transaction) to \`message_parts.submitted_at\` (the dispatcher starting to record the carrier's submit_sm_resp), over the OTPs accepted in the window: an upper bound of acceptance → submit_sm. \`backlog\`: parts still not submitted when the dispatcher was given up on |
 | target: API | the issue's target, p99 ≤ ${OTP_TARGETS.apiP99Ms} ms at ${OTP_TARGETS.requestsPerSecond} requests/s: met when the p99 is within it, at least ${RATE_HELD * 100}% of the rate was accepted per second and every answer was 2xx; \`—\` at a rate below ${OTP_TARGETS.requestsPerSecond}/s |
 | target: carrier | the issue's target, submit_sm within ${OTP_TARGETS.submitP99Ms} ms at p99 |
 | during campaign | the issue's target, no more than ${OTP_TARGETS.duringCampaignMaxWorsePercent}% worse while a 100,000-recipient campaign drains; ${CAMPAIGN_NOT_MEASURED} |
-| CPU | percent of one core over the window: gateway / sms-dispatcher / simulator / PostgreSQL backends of the run / autocannon / everything else on the machine except Redis; then the machine-wide busy share of all cores |
+| CPU | percent of one core over the window: gateway / sms-dispatcher / simulator / PostgreSQL backends of the run / the load generator / everything else on the machine except Redis; then the machine-wide busy share of all cores |
 
 Machine of the first run: ${describeMachine(host)}. Rows from another machine say so in \`machine\`.`,
     tableHeader: `| date | commit | machine | dur | conns | rate | accepted/s | p50 | p99 | p99.9 | non-2xx | errors | submit p50 | submit p99 | target: API | target: carrier | during campaign | CPU | file |

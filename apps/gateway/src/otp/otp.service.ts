@@ -1,4 +1,4 @@
-import { HttpStatus, Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { resolveApplicationSettings } from '@mp/accounts-domain';
 import { moneyToJson } from '@mp/billing-domain';
 import { ApiError } from '@mp/http-kit';
@@ -20,7 +20,7 @@ import {
   type VerifyOutcome,
 } from '@mp/otp';
 import { parseTextKey } from '@mp/otp-domain';
-import { ApplicationRepository, type ApplicationEntity } from '@mp/persistence';
+import { ApplicationRepository, type ApplicationEntity, type OutboxJob } from '@mp/persistence';
 import { OutboxRelay } from '@mp/queue-runtime';
 import { DataSource } from 'typeorm';
 import { GatewayEnv } from '../gateway.env';
@@ -32,7 +32,7 @@ import { OtpRateLimiter } from './otp-rate-limiter.service';
 
 /** POST /otp/send and /otp/verify: the HTTP side of libs/otp. */
 @Injectable()
-export class OtpService {
+export class OtpService implements OnApplicationShutdown {
   private readonly sender: OtpSender;
   private readonly resender: OtpResender;
   private readonly verifier: OtpVerifier;
@@ -48,8 +48,11 @@ export class OtpService {
   ) {
     const hash = Buffer.from(config.OTP_HASH_KEY, 'base64');
     const keys = { hash, text: parseTextKey(config.OTP_TEXT_KEY) };
-    this.sender = new OtpSender(db, keys);
-    this.resender = new OtpResender(db, keys);
+    // Committed jobs are enqueued once per group; the answer does not wait for Redis (the outbox
+    // holds them, and the dispatcher's sweeper enqueues what a relay misses).
+    const onCommitted = async (outbox: { ids: string[]; jobs: OutboxJob[] }) => relay.relay(outbox.ids, outbox.jobs);
+    this.sender = new OtpSender(db, keys, { onCommitted });
+    this.resender = new OtpResender(db, keys, undefined, onCommitted);
     this.verifier = new OtpVerifier(db, hash, undefined, (outbox) => relay.relay(outbox.ids, outbox.jobs));
   }
 
@@ -96,8 +99,11 @@ export class OtpService {
       await onFailure().catch(() => undefined);
       throw mapSendError(error);
     }
-    await this.relay.relay(sent.outbox.ids, sent.outbox.jobs);
     return sent;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.sender.idle();
   }
 
   async verify(companyId: string, dto: Parameters<typeof resolveOtpVerify>[0]) {

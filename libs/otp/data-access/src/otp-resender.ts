@@ -9,7 +9,7 @@ import { recordOtpEvent, type OtpSubject } from './otp-journal';
 import { findOtp, type OtpTarget } from './otp-lookup';
 import { composeOtpMessage, otpDeliveryJob, type OtpKeys } from './otp-message';
 import { refuseIfBlocked } from './otp-recipient-lock';
-import type { OtpSent } from './otp-sender';
+import type { OnOtpCommitted, OtpSent } from './otp-sender';
 
 interface ResendRow {
   id: string;
@@ -40,9 +40,16 @@ export class OtpResender {
     private readonly db: DataSource,
     private readonly keys: OtpKeys,
     private readonly now: () => Date = () => new Date(),
+    private readonly onCommitted: OnOtpCommitted = async () => undefined,
   ) {}
 
   async resend(companyId: string, target: OtpTarget, prices: readonly PriceRule[]): Promise<OtpSent> {
+    const { sent, outbox } = await this.write(companyId, target, prices);
+    await this.onCommitted(outbox).catch(() => undefined);
+    return sent;
+  }
+
+  private write(companyId: string, target: OtpTarget, prices: readonly PriceRule[]) {
     const now = this.now();
     return this.db.transaction(async (manager) => {
       const found = await findOtp(manager, companyId, target);
@@ -72,7 +79,6 @@ export class OtpResender {
         prices,
         this.keys.text,
       );
-      const balance = await chargeOtp(this.db, manager, companyId, message.cost, `otp:${otp.id}:resend:${otp.resends + 1}`);
       const jobs = [otpDeliveryJob(otp.channel, message.id, now)];
       const ids = await new MessageRepository(this.db).insertWithJobs(manager, [message], jobs);
       await manager.query(
@@ -83,7 +89,11 @@ export class OtpResender {
       );
       const subject: OtpSubject = { otpId: otp.id, companyId, applicationId: otp.application_id, recipient: otp.recipient };
       await recordOtpEvent(manager, subject, 'resent', now, { resend: otp.resends + 1 });
-      return { verificationId: otp.id, recipient: otp.recipient, channel: otp.channel, expiresAt: expiry, cost: message.cost, balance, outbox: { ids, jobs } };
+      // The balance row last: every send of the company waits for it, so it is held only for this
+      // statement and the commit (an unaffordable send rolls everything above back).
+      const balance = await chargeOtp(this.db, manager, companyId, message.cost, `otp:${otp.id}:resend:${otp.resends + 1}`);
+      const sent: OtpSent = { verificationId: otp.id, recipient: otp.recipient, channel: otp.channel, expiresAt: expiry, cost: message.cost, balance };
+      return { sent, outbox: { ids, jobs } };
     });
   }
 }

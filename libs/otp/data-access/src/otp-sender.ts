@@ -1,13 +1,12 @@
 import type { ApplicationSettings } from '@mp/accounts-domain';
-import { formatMoney, type Money, type PriceRule } from '@mp/billing-domain';
+import { GroupCommit } from '@mp/batching';
+import type { Money, PriceRule } from '@mp/billing-domain';
 import { expiresAt, generateOtpCode, hashOtpCode, type OtpChannel } from '@mp/otp-domain';
-import { MessageRepository, type OutboxJob } from '@mp/persistence';
+import type { OutboxJob } from '@mp/persistence';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { chargeOtp } from './otp-charge';
-import { recordOtpEvent, type OtpSubject } from './otp-journal';
 import { composeOtpMessage, otpDeliveryJob, type OtpKeys, type OtpTextSpec } from './otp-message';
-import { refuseIfBlocked } from './otp-recipient-lock';
+import { writeOtpSends, type PreparedOtp } from './otp-send-writer';
 
 export { otpDeliveryJob, type OtpKeys } from './otp-message';
 
@@ -35,46 +34,89 @@ export interface OtpSent {
   expiresAt: Date;
   cost: Money;
   balance: Money;
-  outbox: { ids: string[]; jobs: OutboxJob[] };
+}
+
+/** Called once per committed group with its outbox rows, to enqueue them (the sweeper covers a failure). */
+export type OnOtpCommitted = (outbox: { ids: string[]; jobs: OutboxJob[] }) => Promise<unknown>;
+
+export interface OtpSenderOptions {
+  now?: () => Date;
+  onCommitted?: OnOtpCommitted;
+  /** Sends one transaction carries at most. */
+  maxBatch?: number;
 }
 
 /**
- * Creates an OTP and the message that carries it, in ONE transaction: refused while the recipient
- * is blocked, charged (never below zero), the code stored only as its keyed hash, the text sealed
- * in the message row with its dispatch job. The plain code leaves this class only sealed.
+ * Creates OTPs and the messages that carry them. The code is generated here, hashed, and sealed
+ * into the message at once; sends that arrive together are then written by one transaction (see
+ * writeOtpSends): refused while the recipient is blocked, charged (never below zero), stored.
+ * The plain code leaves this class only sealed.
  */
 export class OtpSender {
-  constructor(
-    private readonly db: DataSource,
-    private readonly keys: OtpKeys,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+  private readonly now: () => Date;
+  private readonly batcher: GroupCommit<PreparedOtp, { balance: Money }>;
+  private readonly relays = new Set<Promise<unknown>>();
 
+  constructor(
+    db: DataSource,
+    private readonly keys: OtpKeys,
+    options: OtpSenderOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+    const onCommitted = options.onCommitted;
+    this.batcher = new GroupCommit(
+      async (sends) => {
+        const written = await writeOtpSends(db, sends);
+        // Not awaited: the answer does not wait for Redis (the outbox already holds the jobs).
+        if (onCommitted && written.outbox.jobs.length > 0) this.track(onCommitted(written.outbox));
+        return written.outcomes;
+      },
+      { maxBatch: options.maxBatch ?? 200, concurrency: 2 },
+    );
+  }
+
+  /** Throws OtpBlockedError, OtpNotAffordableError or OtpNoPriceError when the send is refused. */
   async send(command: OtpSendCommand, prices: readonly PriceRule[]): Promise<OtpSent> {
+    const prepared = this.prepare(command, prices);
+    const { balance } = await this.batcher.submit(prepared);
+    return { verificationId: prepared.id, recipient: command.recipient, channel: command.channel, expiresAt: prepared.expiresAt, cost: prepared.message.cost, balance };
+  }
+
+  /** Resolves when every send is committed and its jobs handed to the queue (shutdown). */
+  async idle(): Promise<void> {
+    await this.batcher.idle();
+    await Promise.allSettled([...this.relays]);
+  }
+
+  private track(relay: Promise<unknown>): void {
+    const settled = relay.catch(() => undefined).finally(() => this.relays.delete(settled));
+    this.relays.add(settled);
+  }
+
+  private prepare(command: OtpSendCommand, prices: readonly PriceRule[]): PreparedOtp {
     const now = this.now();
-    const verificationId = randomUUID();
+    const id = randomUUID();
     const code = command.code ?? generateOtpCode(command.codeLength);
     const expiryMinutes = command.expiryMinutes ?? command.application.settings.otp_validity_minutes;
-    const spec: OtpTextSpec = { ...command, verificationId, expiresAt: expiresAt(now, expiryMinutes), expiryMinutes };
+    const spec: OtpTextSpec = { ...command, verificationId: id, expiresAt: expiresAt(now, expiryMinutes), expiryMinutes };
     const message = composeOtpMessage(spec, code, prices, this.keys.text);
-    const subject: OtpSubject = { otpId: verificationId, companyId: command.companyId, applicationId: command.application.id, recipient: command.recipient };
-    return this.db.transaction(async (manager) => {
-      await refuseIfBlocked(manager, command.application.id, command.recipient, now);
-      const balance = await chargeOtp(this.db, manager, command.companyId, message.cost, `otp:${verificationId}`);
-      const jobs = [otpDeliveryJob(command.channel, message.id, now)];
-      const ids = await new MessageRepository(this.db).insertWithJobs(manager, [message], jobs);
-      await manager.query(
-        `INSERT INTO otps (id, company_id, application_id, recipient, channel, sender, lang, code_length, code_hash, expires_at,
-           last_sent_at, message_id, cost, template_text, custom_vars, expiry_minutes, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $11)`,
-        [
-          verificationId, command.companyId, command.application.id, command.recipient, command.channel, command.sender, command.lang,
-          code.length, hashOtpCode(this.keys.hash, verificationId, code), spec.expiresAt, now, message.id, formatMoney(message.cost),
-          command.templateText, JSON.stringify(command.customVars), expiryMinutes,
-        ],
-      );
-      await recordOtpEvent(manager, subject, 'sent', now, { channel: command.channel });
-      return { verificationId, recipient: command.recipient, channel: command.channel, expiresAt: spec.expiresAt, cost: message.cost, balance, outbox: { ids, jobs } };
-    });
+    return {
+      id,
+      companyId: command.companyId,
+      applicationId: command.application.id,
+      recipient: command.recipient,
+      channel: command.channel,
+      sender: command.sender,
+      lang: command.lang,
+      codeLength: code.length,
+      codeHash: hashOtpCode(this.keys.hash, id, code),
+      expiresAt: spec.expiresAt,
+      sentAt: now,
+      templateText: command.templateText,
+      customVars: command.customVars,
+      expiryMinutes,
+      message,
+      job: otpDeliveryJob(command.channel, message.id, now),
+    };
   }
 }

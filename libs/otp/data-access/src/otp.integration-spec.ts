@@ -47,6 +47,15 @@ describe('OTP send and verify (PostgreSQL)', () => {
     ...overrides,
   });
 
+  /** The delivery job committed for an OTP's current message. */
+  async function jobOf(verificationId: string): Promise<{ queue: string; job_name: string; job_id: string }> {
+    const [job] = await db.query(
+      `SELECT b.queue, b.job_name, b.job_id FROM outbox b JOIN otps o ON b.job_id IN ('otp-' || o.message_id, 'otp-wa-' || o.message_id) WHERE o.id = $1`,
+      [verificationId],
+    );
+    return job;
+  }
+
   /** The code as the handset will show it: opened from the sealed message text. */
   async function codeOf(verificationId: string): Promise<string> {
     const [row] = await db.query(`SELECT m.body FROM otps o JOIN messages m ON m.id = o.message_id WHERE o.id = $1`, [verificationId]);
@@ -56,7 +65,7 @@ describe('OTP send and verify (PostgreSQL)', () => {
   beforeAll(async () => {
     db = await openTestDataSource('otp-test');
     accounts = new AccountsService(db, 'otp-pepper-'.padEnd(40, 'x'));
-    sender = new OtpSender(db, keys, now);
+    sender = new OtpSender(db, keys, { now });
     verifier = new OtpVerifier(db, keys.hash, now);
     resender = new OtpResender(db, keys, now);
   });
@@ -67,17 +76,18 @@ describe('OTP send and verify (PostgreSQL)', () => {
     const sent = await sender.send(command(c, { code: '90817263' }), DEFAULT_PRICES);
     expect(sent).toMatchObject({ channel: 'sms', cost: 100n, balance: parseMoney('1') - 100n });
     expect(sent.expiresAt.getTime()).toBe(clock.getTime() + 10 * 60_000);
-    expect(sent.outbox.jobs).toEqual([expect.objectContaining({ queue: 'otp.dispatch', jobName: 'sms.submit' })]);
+    const job = await jobOf(sent.verificationId);
+    expect(job).toMatchObject({ queue: 'otp.dispatch', job_name: 'sms.submit' });
     const dump = JSON.stringify(await db.query(`SELECT o.*, m.body FROM otps o JOIN messages m ON m.id = o.message_id WHERE o.id = $1`, [sent.verificationId]));
     expect(dump).not.toContain('90817263');
-    expect(JSON.stringify(await db.query(`SELECT * FROM outbox WHERE job_id = $1`, [sent.outbox.jobs[0].jobId]))).not.toContain('90817263');
+    expect(JSON.stringify(await db.query(`SELECT * FROM outbox WHERE job_id = $1`, [job.job_id]))).not.toContain('90817263');
     expect(await codeOf(sent.verificationId)).toBe('90817263');
   });
 
   it('over WhatsApp: one message priced at the whatsapp rate, the code alone sealed, and an otp.whatsapp job', async () => {
     const c = await company();
     const sent = await sender.send(command(c, { channel: 'whatsapp', code: '5544' }), DEFAULT_PRICES);
-    expect(sent.outbox.jobs).toEqual([expect.objectContaining({ queue: 'otp.deliver', jobName: 'otp.whatsapp' })]);
+    expect(await jobOf(sent.verificationId)).toMatchObject({ queue: 'otp.deliver', job_name: 'otp.whatsapp' });
     const [row] = await db.query(`SELECT m.body, m.body_sealed, m.channel, m.route, m.parts FROM otps o JOIN messages m ON m.id = o.message_id WHERE o.id = $1`, [
       sent.verificationId,
     ]);
@@ -157,11 +167,12 @@ describe('OTP send and verify (PostgreSQL)', () => {
       const c = await company();
       const sent = await sender.send(command(c, { templateText: 'Code {{otp}} for {{shop}}', customVars: { shop: 'Acme' } }), DEFAULT_PRICES);
       const oldCode = await codeOf(sent.verificationId);
+      const firstJob = await jobOf(sent.verificationId);
       later(31_000);
       const resent = await resender.resend(c.companyId, { verificationId: sent.verificationId }, DEFAULT_PRICES);
       expect(resent).toMatchObject({ verificationId: sent.verificationId, cost: 100n, balance: parseMoney('1') - 200n });
       expect(resent.expiresAt.getTime()).toBe(clock.getTime() + 10 * 60_000);
-      expect(resent.outbox.jobs[0].jobId).not.toBe(sent.outbox.jobs[0].jobId);
+      expect((await jobOf(sent.verificationId)).job_id).not.toBe(firstJob.job_id);
       const [row] = await db.query(`SELECT m.body FROM otps o JOIN messages m ON m.id = o.message_id WHERE o.id = $1`, [sent.verificationId]);
       const newText = openText(keys.text, row.body);
       expect(newText).toMatch(/^Code \d{6} for Acme$/);
@@ -235,5 +246,23 @@ describe('OTP send and verify (PostgreSQL)', () => {
       expect(events.map((e: { event: string }) => e.event)).toEqual(['sent', 'delivered', 'expired']);
       expect((await expireDueOtps(db, clock)).outbox.jobs.map((job) => (job.data as { otpId: string }).otpId)).not.toContain(sent.verificationId);
     });
+  });
+
+  it('writes sends that arrive together in one transaction: blocked and unaffordable ones refused alone, the rest charged in order', async () => {
+    const c = await company('0.025');
+    const blockedNumber = newNumber();
+    const first = await sender.send(command(c, { recipient: blockedNumber }), DEFAULT_PRICES);
+    for (let i = 0; i < 3; i++) await verifier.verify(c.companyId, { verificationId: first.verificationId }, 'nope');
+    const outcomes = await Promise.allSettled([
+      sender.send(command(c), DEFAULT_PRICES),
+      sender.send(command(c, { recipient: blockedNumber }), DEFAULT_PRICES),
+      sender.send(command(c), DEFAULT_PRICES),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(OtpBlockedError);
+    expect((outcomes[2] as PromiseRejectedResult).reason).toMatchObject({ constructor: OtpNotAffordableError, balance: 50n, cost: 100n });
+    expect(await new LedgerRepository(db).findBalance(c.companyId)).toBe(50n);
+    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM otps WHERE company_id = $1`, [c.companyId]);
+    expect(n).toBe(2);
   });
 });

@@ -76,7 +76,7 @@ describe('OTP management queries (PostgreSQL)', () => {
   beforeAll(async () => {
     db = await openTestDataSource('otp-management-test');
     accounts = new AccountsService(db, 'otp-pepper-'.padEnd(40, 'x'));
-    sender = new OtpSender(db, keys, now);
+    sender = new OtpSender(db, keys, { now });
     verifier = new OtpVerifier(db, keys.hash, now);
     [a, b] = [await company(), await company()];
     at(0);

@@ -1,0 +1,137 @@
+import type { ItemOutcome } from '@mp/batching';
+import { formatMoney, planCharges, type ChargeDecision, type Money } from '@mp/billing-domain';
+import { blockLookbackStart, blockUntil, retryAfterSeconds } from '@mp/otp-domain';
+import { LedgerRepository, MessageRepository, UnknownCompanyError, type NewMessage, type OutboxJob } from '@mp/persistence';
+import type { DataSource, EntityManager } from 'typeorm';
+import { OtpBlockedError, OtpNotAffordableError } from './otp-errors';
+
+/** One OTP send, prepared outside the transaction: its row values, its message and its job. */
+export interface PreparedOtp {
+  id: string;
+  companyId: string;
+  applicationId: string;
+  recipient: string;
+  channel: string;
+  sender: string;
+  lang: string;
+  codeLength: number;
+  codeHash: string;
+  expiresAt: Date;
+  sentAt: Date;
+  templateText: string;
+  customVars: Record<string, string | number | boolean>;
+  expiryMinutes: number;
+  message: NewMessage;
+  job: OutboxJob;
+}
+
+export interface WrittenOtps {
+  outcomes: ItemOutcome<{ balance: Money }>[];
+  outbox: { ids: string[]; jobs: OutboxJob[] };
+}
+
+class BalanceMovedError extends Error {}
+
+/**
+ * Writes many OTP sends in ONE transaction (a group commit): the recipients are locked (in key
+ * order) and those blocked refused, the rest charged from running balances (one ledger entry
+ * each, balance rows locked last and checked against the plan, as the SMS acceptance does), and
+ * their messages, OTP rows and `sent` events inserted with multi-row statements.
+ */
+export async function writeOtpSends(db: DataSource, sends: readonly PreparedOtp[]): Promise<WrittenOtps> {
+  try {
+    return await db.transaction((manager) => write(db, manager, sends, 'lock-late'));
+  } catch (error) {
+    if (!(error instanceof BalanceMovedError)) throw error;
+    return db.transaction((manager) => write(db, manager, sends, 'lock-first'));
+  }
+}
+
+async function write(db: DataSource, manager: EntityManager, sends: readonly PreparedOtp[], mode: 'lock-late' | 'lock-first'): Promise<WrittenOtps> {
+  const ledger = new LedgerRepository(db);
+  const blocked = await lockAndFindBlocked(manager, sends);
+  const open = sends.filter((send) => !blocked.has(send.id));
+  const charges = open.map((send) => ({ companyId: send.companyId, amount: send.message.cost }));
+  const companies = open.map((send) => send.companyId);
+  let plan = planCharges(await ledger.readBalances(manager, companies, { lock: mode === 'lock-first' }), charges);
+  const accepted = open.filter((_, i) => plan.decisions[i].ok);
+  const outbox = accepted.length > 0 ? await insertOtps(db, manager, accepted) : { ids: [], jobs: [] };
+  if (mode === 'lock-late' && accepted.length > 0) {
+    const locked = planCharges(await ledger.readBalances(manager, companies, { lock: true }), charges);
+    if (locked.decisions.some((decision, i) => decision.ok !== plan.decisions[i].ok)) throw new BalanceMovedError();
+    plan = locked;
+  }
+  const decisions = new Map(open.map((send, i) => [send.id, plan.decisions[i]]));
+  await ledger.writeCharges(
+    manager,
+    accepted.map((send) => ({ companyId: send.companyId, amount: send.message.cost, balanceAfter: balanceOf(decisions.get(send.id)), reference: `otp:${send.id}` })),
+    plan.balancesAfter,
+  );
+  return { outcomes: sends.map((send) => outcomeOf(send, blocked.get(send.id), decisions.get(send.id))), outbox };
+}
+
+/** Locks every recipient of the group in key order, and answers when each blocked one's block ends. */
+async function lockAndFindBlocked(manager: EntityManager, sends: readonly PreparedOtp[]): Promise<Map<string, OtpBlockedError>> {
+  const keys = [...new Set(sends.map((send) => `otp:${send.applicationId}:${send.recipient}`))];
+  await manager.query(
+    `SELECT pg_advisory_xact_lock(k.key) FROM (SELECT DISTINCT hashtextextended(id, 0) AS key FROM unnest($1::text[]) AS id ORDER BY key OFFSET 0) k`,
+    [keys],
+  );
+  const now = sends[0].sentAt;
+  const rows: { application_id: string; recipient: string; created_at: Date }[] = await manager.query(
+    `SELECT a.application_id, a.recipient, a.created_at FROM otp_attempts a
+     JOIN unnest($1::uuid[], $2::text[]) AS r(application_id, recipient) ON a.application_id = r.application_id AND a.recipient = r.recipient
+     WHERE a.outcome = 'invalid_code' AND a.created_at >= $3`,
+    [sends.map((s) => s.applicationId), sends.map((s) => s.recipient), blockLookbackStart(now)],
+  );
+  const failures = new Map<string, Date[]>();
+  for (const row of rows) {
+    const key = `${row.application_id}:${row.recipient}`;
+    failures.set(key, [...(failures.get(key) ?? []), new Date(row.created_at)]);
+  }
+  const blocked = new Map<string, OtpBlockedError>();
+  for (const send of sends) {
+    const until = blockUntil(failures.get(`${send.applicationId}:${send.recipient}`) ?? [], send.sentAt);
+    if (until) blocked.set(send.id, new OtpBlockedError(until, retryAfterSeconds(until, send.sentAt)));
+  }
+  return blocked;
+}
+
+async function insertOtps(db: DataSource, manager: EntityManager, sends: readonly PreparedOtp[]): Promise<WrittenOtps['outbox']> {
+  const jobs = sends.map((send) => send.job);
+  const ids = await new MessageRepository(db).insertWithJobs(manager, sends.map((send) => send.message), jobs);
+  const column = <T>(pick: (send: PreparedOtp) => T): T[] => sends.map(pick);
+  await manager.query(
+    `WITH o AS (
+       INSERT INTO otps (id, company_id, application_id, recipient, channel, sender, lang, code_length, code_hash, expires_at,
+         last_sent_at, message_id, cost, template_text, custom_vars, expiry_minutes, created_at)
+       SELECT id, company_id, application_id, recipient, channel, sender, lang, code_length, code_hash, expires_at,
+         sent_at, message_id, cost, template_text, custom_vars, expiry_minutes, sent_at
+       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::smallint[], $9::text[],
+         $10::timestamptz[], $11::timestamptz[], $12::uuid[], $13::numeric[], $14::text[], $15::jsonb[], $16::smallint[])
+         AS t(id, company_id, application_id, recipient, channel, sender, lang, code_length, code_hash, expires_at, sent_at, message_id,
+           cost, template_text, custom_vars, expiry_minutes)
+       RETURNING id, company_id, application_id, recipient, channel, created_at)
+     INSERT INTO otp_events (otp_id, company_id, application_id, recipient, event, detail, created_at)
+     SELECT id, company_id, application_id, recipient, 'sent', jsonb_build_object('channel', channel), created_at FROM o`,
+    [
+      column((s) => s.id), column((s) => s.companyId), column((s) => s.applicationId), column((s) => s.recipient), column((s) => s.channel),
+      column((s) => s.sender), column((s) => s.lang), column((s) => s.codeLength), column((s) => s.codeHash), column((s) => s.expiresAt.toISOString()),
+      column((s) => s.sentAt.toISOString()), column((s) => s.message.id), column((s) => formatMoney(s.message.cost)), column((s) => s.templateText),
+      column((s) => JSON.stringify(s.customVars)), column((s) => s.expiryMinutes),
+    ],
+  );
+  return { ids, jobs };
+}
+
+function balanceOf(decision: ChargeDecision | undefined): Money {
+  if (!decision?.ok) throw new Error('only accepted sends are charged');
+  return decision.balanceAfter;
+}
+
+function outcomeOf(send: PreparedOtp, blocked: OtpBlockedError | undefined, decision: ChargeDecision | undefined): ItemOutcome<{ balance: Money }> {
+  if (blocked) return { ok: false, error: blocked };
+  if (decision?.ok) return { ok: true, value: { balance: decision.balanceAfter } };
+  if (decision?.reason === 'insufficient-balance') return { ok: false, error: new OtpNotAffordableError(decision.balance, send.message.cost) };
+  return { ok: false, error: new UnknownCompanyError(send.companyId) };
+}

@@ -1,0 +1,88 @@
+// An open-loop load at a fixed rate, evenly spread: request i leaves at start + i/rate, whatever
+// the answers before it did, over at most `connections` keep-alive connections. Latency counts
+// from the moment a request was due, so a stalled server shows in the figures instead of slowing
+// the load (no coordinated omission). autocannon's fixed rate sends each second's requests in a
+// burst at its start, which measures the burst, not the service.
+import { Agent, request as httpRequest } from 'node:http';
+import type { LoadRequest, LoadResult } from './http-load';
+
+const TIMEOUT_MS = 10_000;
+
+interface Tally {
+  latencies: number[];
+  statusCodes: Map<number, number>;
+  errors: number;
+  timeouts: number;
+}
+
+export function pacedLoad(url: string, load: LoadRequest, connections: number, durationS: number, rate: number, stop: { stopped: boolean }): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const target = new URL(load.path, url);
+  const headers = { 'content-type': 'application/json', 'x-api-key': load.company.api_key, 'x-api-secret': load.company.api_secret };
+  const tally: Tally = { latencies: [], statusCodes: new Map(), errors: 0, timeouts: 0 };
+  const total = Math.round(rate * durationS);
+  const start = performance.now();
+  let sent = 0;
+  let answered = 0;
+  return new Promise((resolve) => {
+    const finish = () => {
+      agent.destroy();
+      resolve(resultOf(tally, (performance.now() - start) / 1000, sent));
+    };
+    const fire = (dueAt: number) => {
+      const body = JSON.stringify(load.body());
+      const req = httpRequest(target, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) }, timeout: TIMEOUT_MS }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          tally.statusCodes.set(res.statusCode ?? 0, (tally.statusCodes.get(res.statusCode ?? 0) ?? 0) + 1);
+          if ((res.statusCode ?? 0) < 300) tally.latencies.push(performance.now() - dueAt);
+          if (++answered === sent && (sent === total || stop.stopped)) finish();
+        });
+      });
+      req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { timedOut: true })));
+      req.on('error', (error: Error & { timedOut?: boolean }) => {
+        if (error.timedOut) tally.timeouts += 1;
+        else tally.errors += 1;
+        if (++answered === sent && (sent === total || stop.stopped)) finish();
+      });
+      req.end(body);
+    };
+    const tick = () => {
+      const due = stop.stopped ? sent : Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate) + 1);
+      while (sent < due) fire(start + (sent++ * 1000) / rate);
+      if (sent < total && !stop.stopped) setTimeout(tick, 1);
+      else if (answered === sent) finish();
+    };
+    tick();
+  });
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** The figures the benchmarks read from autocannon's result, from this load's tally. */
+function resultOf(tally: Tally, durationS: number, sent: number): LoadResult {
+  const sorted = [...tally.latencies].sort((a, b) => a - b);
+  const ms = (value: number) => Math.round(value * 10) / 10;
+  const ok = tally.latencies.length;
+  const non2xx = [...tally.statusCodes].filter(([code]) => code < 200 || code >= 300).reduce((sum, [, n]) => sum + n, 0);
+  const result = {
+    duration: Math.round(durationS * 100) / 100,
+    requests: { total: sent },
+    '2xx': ok,
+    non2xx,
+    errors: tally.errors,
+    timeouts: tally.timeouts,
+    statusCodeStats: Object.fromEntries([...tally.statusCodes].map(([code, count]) => [String(code), { count }])),
+    latency: {
+      p50: ms(percentile(sorted, 50)),
+      p99: ms(percentile(sorted, 99)),
+      p99_9: ms(percentile(sorted, 99.9)),
+      max: ms(sorted[sorted.length - 1] ?? 0),
+      mean: ms(ok === 0 ? 0 : sorted.reduce((sum, v) => sum + v, 0) / ok),
+    },
+  };
+  return result as unknown as LoadResult;
+}
