@@ -9,7 +9,12 @@ import { buildOpenApiDocument } from './openapi/openapi-document';
 async function main(): Promise<void> {
   const config = loadConfigOrExit(GatewayEnv, APP_NAME);
   const logger = createLogger({ app: APP_NAME, level: config.LOG_LEVEL });
-  const app = await createHttpApp(GatewayModule.forRoot(config), { logger, versionAlias: true });
+  const app = await createHttpApp(GatewayModule.forRoot(config), {
+    logger,
+    versionAlias: true,
+    // Enough for 1,000,000 recipients in mode 1 (decisions.md); 1 MiB everywhere else.
+    largeBodyRoutes: { '/sms/send-bulk': 64 * 1024 * 1024 },
+  });
   SwaggerModule.setup('docs', app, buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json' });
   await app.listen(config.PORT, config.HOST);
   logger.info({ msg: 'gateway listening', url: `http://${config.HOST}:${config.PORT}`, docs: '/docs' });

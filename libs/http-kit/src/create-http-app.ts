@@ -14,6 +14,8 @@ export interface HttpAppOptions {
   bodyLimitBytes?: number;
   /** Serve every route under /v1/ as well (the public API does; health servers need not). */
   versionAlias?: boolean;
+  /** Routes (as declared, e.g. `/sms/send-bulk`) allowed a larger body than `bodyLimitBytes`. */
+  largeBodyRoutes?: Readonly<Record<string, number>>;
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -25,11 +27,14 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
  */
 export async function createHttpApp(
   module: Type<unknown> | DynamicModule,
-  { logger, bodyLimitBytes = DEFAULT_BODY_LIMIT, versionAlias = false }: HttpAppOptions,
+  { logger, bodyLimitBytes = DEFAULT_BODY_LIMIT, versionAlias = false, largeBodyRoutes = {} }: HttpAppOptions,
 ): Promise<NestFastifyApplication> {
+  // Fastify enforces the largest limit while reading; the onRequest hook below refuses, from its
+  // Content-Length, a body over the limit of its own route before it is read.
+  const parserLimit = Math.max(bodyLimitBytes, ...Object.values(largeBodyRoutes));
   const adapter = new FastifyAdapter({
     logger: false,
-    bodyLimit: bodyLimitBytes,
+    bodyLimit: parserLimit,
     genReqId: (request: IncomingMessage) => requestIdFrom(request.headers['x-request-id']),
     ...(versionAlias ? { rewriteUrl: (request: IncomingMessage) => stripVersionPrefix(request.url ?? '/') } : {}),
   });
@@ -41,7 +46,7 @@ export async function createHttpApp(
   // JSON as Fastify parses it (prototype poisoning refused), except that an empty body with a JSON
   // Content-Type (curl -X DELETE -H 'content-type: application/json') counts as no body.
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
-  app.useBodyParser<RawServerDefault>('application/json', { bodyLimit: bodyLimitBytes }, (request, body, done) => {
+  app.useBodyParser<RawServerDefault>('application/json', { bodyLimit: parserLimit }, (request, body, done) => {
     const text = body.toString('utf8');
     // Kept for endpoints that check a signature over the exact bytes (provider callbacks).
     (request as unknown as { rawBody?: string }).rawBody = text;
@@ -53,6 +58,11 @@ export async function createHttpApp(
   });
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    const limit = largeBodyRoutes[request.routeOptions.url ?? ''] ?? bodyLimitBytes;
+    if (Number(request.headers['content-length'] ?? 0) > limit) {
+      void reply.status(413).send({ error: `Request body is too large (at most ${limit} bytes here)` });
+      return;
+    }
     runWithLogContext({ requestId: request.id }, done);
   });
   fastify.addHook('onResponse', (request, reply, done) => {

@@ -26,6 +26,12 @@ export interface SmsSubmitJob {
   data: { messageIds: string[] };
 }
 
+/** Send one batch of a campaign: its messages are made from the batch row, then submitted in chunks. */
+export interface CampaignBatchJob {
+  name: 'campaign.batch';
+  data: { batchId: string };
+}
+
 /** States a message can move to, as the dispatcher records them. */
 export type MessageEventStatus = 'sent' | 'delivered' | 'undelivered' | 'expired' | 'rejected' | 'failed';
 
@@ -72,7 +78,7 @@ export interface RefundMessageJob {
  * add their job types here, and the start-up check makes every consumer handle them.
  */
 export interface QueueJobs {
-  [QueueName.SmsDispatch]: QueueProbeJob | SmsSubmitJob;
+  [QueueName.SmsDispatch]: QueueProbeJob | SmsSubmitJob | CampaignBatchJob;
   [QueueName.OtpDispatch]: QueueProbeJob | SmsSubmitJob;
   [QueueName.OtpDeliver]: QueueProbeJob | OtpMessageSettledJob | OtpWhatsAppJob;
   [QueueName.DeliveryEvents]: QueueProbeJob | MessageStatusJob | OtpEventJob;
@@ -86,7 +92,7 @@ export type JobDataOf<Q extends QueueName, N extends JobNameOf<Q>> = Extract<Job
 
 /** The same unions as runtime lists, for the start-up check that each has exactly one handler. */
 export const QUEUE_JOB_NAMES: { readonly [Q in QueueName]: readonly JobNameOf<Q>[] } = Object.freeze({
-  [QueueName.SmsDispatch]: ['queue.probe', 'sms.submit'],
+  [QueueName.SmsDispatch]: ['queue.probe', 'sms.submit', 'campaign.batch'],
   [QueueName.OtpDispatch]: ['queue.probe', 'sms.submit'],
   [QueueName.OtpDeliver]: ['queue.probe', 'otp.message-settled', 'otp.whatsapp'],
   [QueueName.DeliveryEvents]: ['queue.probe', 'message.status', 'otp.event'],

@@ -54,7 +54,7 @@ function firstGiven(...values: (string | undefined)[]): string | undefined {
   return values.find((value) => value !== undefined && value.trim() !== '');
 }
 
-function resolveSchedule(text: string | undefined, now: Date): { ok: true; at: Date | null } | { ok: false; error: string } {
+export function resolveSchedule(text: string | undefined, now: Date): { ok: true; at: Date | null } | { ok: false; error: string } {
   if (text === undefined || text.trim() === '') return { ok: true, at: null };
   const isoWithZone = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
   const at = new Date(text);
@@ -66,7 +66,7 @@ function resolveSchedule(text: string | undefined, now: Date): { ok: true; at: D
   return { ok: true, at };
 }
 
-function resolveWebhookUrl(text: string | undefined): { ok: true; url: string | null } | { ok: false; error: string } {
+export function resolveWebhookUrl(text: string | undefined): { ok: true; url: string | null } | { ok: false; error: string } {
   if (text === undefined || text.trim() === '') return { ok: true, url: null };
   try {
     const url = new URL(text);

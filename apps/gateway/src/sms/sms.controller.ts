@@ -1,7 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
 import { CurrentPrincipal, type Principal } from '../auth/principal';
 import { ApiStandardErrors, ApiValidationErrors, ErrorBodyDto } from '../openapi/error-responses';
+import { SmsBulkDto } from './sms-bulk.dto';
+import { SmsBulkService } from './sms-bulk.service';
 import { SmsEstimateService } from './sms-estimate.service';
 import { SmsSendDto } from './sms-send.dto';
 import { SmsService } from './sms.service';
@@ -13,6 +16,7 @@ export class SmsController {
   constructor(
     private readonly sms: SmsService,
     private readonly estimates: SmsEstimateService,
+    private readonly bulk: SmsBulkService,
   ) {}
 
   @Post('send')
@@ -27,6 +31,23 @@ export class SmsController {
   @ApiResponse({ status: 402, description: 'Insufficient balance: `{ error, balance, cost }`; nothing was sent or charged', type: ErrorBodyDto })
   send(@CurrentPrincipal() principal: Principal, @Body() body: SmsSendDto) {
     return this.sms.send(principal.companyId, body);
+  }
+
+  @Post('send-bulk')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Send a campaign: one text to many recipients, or many individual messages',
+    description:
+      'Mode 1: `recipients` (array, or one string separated by commas and/or semicolons) + `message`; mode 2: `messages: [{ to, message, reference?, from? }]`; both: 400. At most 1,000,000 entries, 64 MiB of JSON. Invalid numbers are listed in `failed_numbers` (`number` as given, trimmed) and not charged; duplicates are sent once. The whole campaign is charged in one debit, all or nothing (402 with `balance`, `required`, `recipients`). Answer: shape A (totals, `batches` a count, `summary`) when every batch is released at once; shape B (`batches` with `batch_id`, `recipients`, `status`, `scheduled_time`) when `delay_between_batches` > 0 or `scheduled_time` is given; both carry the totals and `failed_numbers`. `priority: high` batches go before waiting `normal` ones.',
+  })
+  @ApiBody({ type: SmsBulkDto })
+  @ApiOkResponse({ description: 'Accepted: shape A or B of 2.4' })
+  @ApiValidationErrors()
+  @ApiResponse({ status: 402, description: 'Insufficient balance for the whole campaign: `{ error, balance, required, recipients }`; nothing stored, queued or charged', type: ErrorBodyDto })
+  @ApiResponse({ status: 413, description: 'Body over 64 MiB', type: ErrorBodyDto })
+  sendBulk(@CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest) {
+    // Read from the parsed JSON as it is: the validation pipe would walk a million entries.
+    return this.bulk.send(principal.companyId, request.body);
   }
 
   @Post('estimate')

@@ -2,9 +2,10 @@ import { Module } from '@nestjs/common';
 import { CarrierPool } from '../carrier/carrier-pool.service';
 import { ReceiptRecorder } from '../carrier/receipt-recorder.service';
 import { OutboxSweeper } from '../outbox-sweeper.service';
+import { CampaignBatchProcessor } from './campaign-batch.processor';
 import { SmsSubmitProcessor } from './sms-submit.processor';
 import { SmsSubmitter } from './sms-submitter.service';
 import { SubmitRecorder } from './submit-recorder.service';
 
-@Module({ providers: [CarrierPool, ReceiptRecorder, SubmitRecorder, SmsSubmitter, SmsSubmitProcessor, OutboxSweeper] })
+@Module({ providers: [CarrierPool, ReceiptRecorder, SubmitRecorder, SmsSubmitter, SmsSubmitProcessor, CampaignBatchProcessor, OutboxSweeper] })
 export class SmsSubmitModule {}

@@ -1,5 +1,5 @@
 import { parseMoney } from './money';
-import { DEFAULT_PRICES, findPrice, parsePriceRule, PriceRuleError } from './pricing';
+import { DEFAULT_PRICES, findPrice, parsePriceRule, priceIndex, PriceRuleError, type PriceRule } from './pricing';
 
 describe('pricing', () => {
   it('parses an operator rule exactly', () => {
@@ -31,5 +31,22 @@ describe('pricing', () => {
     expect(findPrice(rules, '+442071234567', 'auto')?.price).toBe(350n);
     expect(findPrice(rules, '+33612345678', 'auto')?.price).toBe(100n);
     expect(findPrice(rules, '+447911123456', 'premium')?.price).toBe(150n);
+  });
+});
+
+describe('priceIndex', () => {
+  it('answers what findPrice answers, for every number and route', () => {
+    const rules: PriceRule[] = [
+      { prefix: '+', route: 'auto', price: 100n },
+      { prefix: '+33', route: 'auto', price: 200n },
+      { prefix: '+336', route: 'auto', price: 300n },
+      { prefix: '+44', route: 'premium', price: 400n },
+    ];
+    for (const route of ['auto', 'premium', 'standard'] as const) {
+      const lookup = priceIndex(rules, route);
+      for (const number of ['+33612345678', '+33123456789', '+447911123456', '+14155552671']) {
+        expect(lookup(number)).toEqual(findPrice(rules, number, route));
+      }
+    }
   });
 });

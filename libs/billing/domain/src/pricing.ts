@@ -55,3 +55,19 @@ export function findPrice(rules: readonly PriceRule[], e164: string, route: Pric
   }
   return best;
 }
+
+/**
+ * findPrice for many numbers: the rules of one route by prefix, looked up from the longest prefix
+ * of the number down (at most 16 map lookups), instead of scanning every rule per number.
+ */
+export function priceIndex(rules: readonly PriceRule[], route: PriceRoute): (e164: string) => PriceRule | undefined {
+  const byPrefix = new Map<string, PriceRule>();
+  for (const rule of rules) if (rule.route === route) byPrefix.set(rule.prefix, rule);
+  return (e164) => {
+    for (let length = e164.length; length >= 1; length--) {
+      const rule = byPrefix.get(e164.slice(0, length));
+      if (rule) return rule;
+    }
+    return undefined;
+  };
+}

@@ -6,3 +6,4 @@ export * from './message-view';
 export * from './dispatch-store';
 export * from './message-events';
 export * from './message-refund';
+export * from './campaigns';

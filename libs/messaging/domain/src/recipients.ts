@@ -28,7 +28,7 @@ export function splitRecipientString(input: string): string[] {
  * recipient may not. Duplicate numbers are sent once.
  */
 export function parseRecipients(input: string | readonly string[]): RecipientList {
-  const entries = typeof input === 'string' ? splitRecipientString(input) : input.flatMap(arrayEntries);
+  const entries = recipientEntries(input);
   const allowMissingPlus = entries.length > 1;
   const list: RecipientList = { valid: [], invalid: [], duplicates: 0, total: entries.length };
   const seen = new Set<string>();
@@ -44,6 +44,11 @@ export function parseRecipients(input: string | readonly string[]): RecipientLis
     }
   }
   return list;
+}
+
+/** The entries of a recipients field: a string split on separators, an array element by element. */
+export function recipientEntries(input: string | readonly string[]): string[] {
+  return typeof input === 'string' ? splitRecipientString(input) : input.flatMap(arrayEntries);
 }
 
 /** One array element: its numbers when it holds a separated list, else itself trimmed. */

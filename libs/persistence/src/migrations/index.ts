@@ -5,6 +5,7 @@ import { WebhookDeliveries1763800002000 } from './1763800002000-webhook-deliveri
 import { ReconciliationIndexes1763900000000 } from './1763900000000-reconciliation-indexes';
 import { Otps1764000000000 } from './1764000000000-otps';
 import { OtpResend1764000001000 } from './1764000001000-otp-resend';
+import { Campaigns1764100000000 } from './1764100000000-campaigns';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   ReconciliationIndexes1763900000000,
   Otps1764000000000,
   OtpResend1764000001000,
+  Campaigns1764100000000,
 ];

@@ -36,6 +36,10 @@ export interface NewMessage {
   /** The OTP this message carries the code of; its body is then sealed (AES-256-GCM). */
   otpId?: string | null;
   bodySealed?: boolean;
+  /** A campaign's message: its campaign, batch and 1-based position in the batch. */
+  campaignId?: string | null;
+  batchId?: string | null;
+  batchIndex?: number | null;
 }
 
 /** Rows per statement: bounds the size of one statement's arrays. */
@@ -93,11 +97,11 @@ function messageRows(messages: readonly NewMessage[], first: number): Statement 
   const column = <T>(pick: (m: NewMessage) => T): T[] => messages.map(pick);
   const types = [
     ...['uuid', 'uuid', 'uuid', 'text', 'text', 'text', 'text', 'text', 'smallint', 'numeric', 'numeric', 'text', 'text', 'text', 'timestamptz'],
-    ...['text', 'uuid', 'boolean'],
+    ...['text', 'uuid', 'boolean', 'uuid', 'uuid', 'integer'],
   ];
   return {
     sql: `INSERT INTO messages (id, company_id, request_id, route, sender, recipient, body, encoding, parts,
-            price_per_part, cost, reference, webhook_url, status, scheduled_at, channel, otp_id, body_sealed)
+            price_per_part, cost, reference, webhook_url, status, scheduled_at, channel, otp_id, body_sealed, campaign_id, batch_id, batch_index)
           SELECT * FROM ${unnestOf(first, types)}`,
     params: [
       column((m) => m.id),
@@ -118,6 +122,9 @@ function messageRows(messages: readonly NewMessage[], first: number): Statement 
       column((m) => m.channel ?? 'sms'),
       column((m) => m.otpId ?? null),
       column((m) => m.bodySealed ?? false),
+      column((m) => m.campaignId ?? null),
+      column((m) => m.batchId ?? null),
+      column((m) => m.batchIndex ?? null),
     ],
   };
 }

@@ -1,0 +1,103 @@
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { moneyToJson } from '@mp/billing-domain';
+import { ApiError } from '@mp/http-kit';
+import { CampaignAcceptanceService, CampaignEmptyError, CampaignNotAffordableError, type AcceptedCampaign } from '@mp/messaging';
+import { createBulkPhoneValidator, INVALID_PHONE_NUMBER } from '@mp/messaging-domain';
+import { OutboxRelay } from '@mp/queue-runtime';
+import { DataSource } from 'typeorm';
+import { PriceBook } from '../pricing/price-book.service';
+import { resolveBulkRequest, type SmsBulkRequest } from './sms-bulk-request';
+
+/** Messages a dispatcher submits per second, for the rough delivery estimate a response gives. */
+const ASSUMED_RATE_PER_MINUTE = 60_000;
+
+/** POST /sms/send-bulk: one campaign, charged once, stored as batches. */
+@Injectable()
+export class SmsBulkService {
+  private readonly campaigns: CampaignAcceptanceService;
+
+  constructor(
+    db: DataSource,
+    private readonly priceBook: PriceBook,
+    relay: OutboxRelay,
+  ) {
+    // The numbering plan's patterns compiled once per country: ~0.5 µs a number instead of ~30 µs.
+    const numbers = createBulkPhoneValidator();
+    this.campaigns = new CampaignAcceptanceService(
+      db,
+      (input) => numbers.validate(input),
+      (outbox) => relay.relay(outbox.ids, outbox.jobs),
+    );
+  }
+
+  async send(companyId: string, body: unknown) {
+    const resolved = resolveBulkRequest(body);
+    if (!resolved.ok) throw new ApiError(HttpStatus.BAD_REQUEST, resolved.error);
+    const request = resolved.value;
+    let accepted: AcceptedCampaign;
+    try {
+      accepted = await this.campaigns.accept(
+        {
+          companyId,
+          sender: request.sender,
+          priority: request.priority,
+          reference: request.reference,
+          webhookUrl: request.webhookUrl,
+          batchSize: request.batchSize,
+          delayBetweenBatchesS: request.delayBetweenBatchesS,
+          scheduledAt: request.scheduledAt,
+          input: request.input,
+        },
+        await this.priceBook.rules(),
+      );
+    } catch (error) {
+      throw mapCampaignError(error);
+    }
+    return { status: 'success' as const, message: 'Bulk SMS campaign accepted', data: campaignData(request, accepted) };
+  }
+}
+
+/** Shape A (totals) when every batch is released at once; shape B (per batch) when spaced or scheduled. */
+function campaignData(request: SmsBulkRequest, accepted: AcceptedCampaign) {
+  const { plan } = accepted;
+  const failedNumbers = plan.failedNumbers;
+  const totals = {
+    campaign_id: accepted.campaignId,
+    total_recipients: plan.total,
+    successful: plan.accepted,
+    failed: failedNumbers.length,
+    total_cost: moneyToJson(plan.totalCost),
+    balance: moneyToJson(accepted.balance),
+  };
+  if (request.delayBetweenBatchesS > 0 || request.scheduledAt !== null) {
+    const status = request.scheduledAt ? 'scheduled' : 'queued';
+    return {
+      ...totals,
+      batches: accepted.batches.map((b) => ({ batch_id: b.batchId, recipients: b.recipients, status, scheduled_time: b.scheduledAt.toISOString() })),
+      failed_numbers: failedNumbers,
+    };
+  }
+  const minutes = Math.max(1, Math.ceil(plan.accepted / ASSUMED_RATE_PER_MINUTE));
+  return {
+    ...totals,
+    batches: accepted.batches.length,
+    estimated_delivery_time: `${minutes}-${minutes * 2} minutes`,
+    summary: { queued: plan.accepted, processing: 0, sent: 0, delivered: 0, failed: 0 },
+    failed_numbers: failedNumbers,
+  };
+}
+
+function mapCampaignError(error: unknown): unknown {
+  if (error instanceof CampaignNotAffordableError) {
+    return new ApiError(HttpStatus.PAYMENT_REQUIRED, 'Insufficient balance', {
+      balance: moneyToJson(error.balance),
+      required: moneyToJson(error.required),
+      recipients: error.recipients,
+    });
+  }
+  if (error instanceof CampaignEmptyError) {
+    const onlyBadNumbers = error.failedNumbers.every((f) => f.error === INVALID_PHONE_NUMBER);
+    return new ApiError(HttpStatus.BAD_REQUEST, onlyBadNumbers ? INVALID_PHONE_NUMBER : 'No entry can be sent', { failed_numbers: error.failedNumbers });
+  }
+  return error;
+}

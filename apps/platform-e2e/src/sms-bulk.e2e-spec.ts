@@ -1,0 +1,119 @@
+import { admin, eventually, freePort, startStack, type RunningStack } from '@mp/testing';
+import { Client } from 'pg';
+
+interface Company {
+  company_id: string;
+  api_key: string;
+  api_secret: string;
+}
+interface Handset {
+  text: string;
+  from: string;
+  received_at: string;
+}
+
+/** POST /sms/send-bulk through the gateway, the batch jobs and SMPP to "the phones". */
+describe('bulk campaigns end to end', () => {
+  let stack: RunningStack;
+  let simulatorUrl: string;
+  let db: Client;
+  let shop: Company;
+
+  const post = async (company: Company, path: string, body: unknown) => {
+    const response = await fetch(`${stack.gatewayUrl}${path}`, {
+      method: 'POST',
+      headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret, 'content-type': 'application/json' },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+  const handset = async (to: string) => (await (await fetch(`${simulatorUrl}/messages?to=${encodeURIComponent(to)}`)).json()) as Handset[];
+  const statuses = async (campaignId: unknown) =>
+    (await db.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM messages WHERE campaign_id = $1 GROUP BY status`, [campaignId])).rows;
+
+  beforeAll(async () => {
+    await admin(['db:migrate']);
+    shop = (await admin(['company:create', '--name', 'Shop', '--balance', '50'])) as unknown as Company;
+    const httpPort = await freePort();
+    simulatorUrl = `http://127.0.0.1:${httpPort}`;
+    stack = await startStack({ apps: ['gateway', 'sms-dispatcher', 'smsc-simulator'], env: { SMSC_SIMULATOR_PORT: String(httpPort) } });
+    db = new Client({ connectionString: process.env['DATABASE_URL'] });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db?.end();
+    await stack?.stop();
+  });
+
+  it('mode 1 with a separated string: shape A, invalid numbers listed and not charged, duplicates once, every phone gets it', async () => {
+    const accepted = await post(shop, '/sms/send-bulk', {
+      recipients: '+33612000001, +33612000002;33612000003;;not-a-number, +33612000001',
+      message: 'Spring sale today',
+      from: 'Shop',
+      reference: 'spring',
+    });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toMatchObject({ status: 'success' });
+    const data = accepted.body['data'] as Record<string, unknown>;
+    expect(data).toMatchObject({
+      total_recipients: 5,
+      successful: 3,
+      failed: 1,
+      total_cost: 0.03,
+      batches: 1,
+      summary: { queued: 3, processing: 0, sent: 0, delivered: 0, failed: 0 },
+      failed_numbers: [{ number: 'not-a-number', error: 'Invalid phone number format' }],
+    });
+    for (const to of ['+33612000001', '+33612000002', '+33612000003']) {
+      const received = await eventually(() => handset(to), (list) => list.length > 0);
+      expect(received).toEqual([expect.objectContaining({ text: 'Spring sale today', from: 'Shop' })]);
+    }
+    expect(await eventually(() => statuses(data['campaign_id']), (rows) => rows.length === 1 && rows[0].status === 'delivered')).toEqual([
+      { status: 'delivered', n: 3 },
+    ]);
+  });
+
+  it('mode 2 with a delay: shape B with each batch and its time, released that far apart, each message its own text and sender', async () => {
+    const accepted = await post(shop, '/v1/sms/send-bulk', {
+      messages: [
+        { to: '+33612000011', message: 'Hello Ann', reference: 'ann' },
+        { to: '+33612000012', message: 'Hello Bob', from: 'Bobs' },
+      ],
+      from: 'Shop',
+      batch_size: 1,
+      delay_between_batches: 2,
+    });
+    expect(accepted.status).toBe(200);
+    const data = accepted.body['data'] as { batches: { batch_id: string; recipients: number; status: string; scheduled_time: string }[]; failed_numbers: unknown[] };
+    expect(data.failed_numbers).toEqual([]);
+    expect(data.batches.map((b) => [b.recipients, b.status])).toEqual([
+      [1, 'queued'],
+      [1, 'queued'],
+    ]);
+    expect(Date.parse(data.batches[1].scheduled_time) - Date.parse(data.batches[0].scheduled_time)).toBe(2_000);
+    const [ann] = await eventually(() => handset('+33612000011'), (list) => list.length > 0);
+    const [bob] = await eventually(() => handset('+33612000012'), (list) => list.length > 0);
+    expect([ann.text, ann.from, bob.text, bob.from]).toEqual(['Hello Ann', 'Shop', 'Hello Bob', 'Bobs']);
+    expect(Date.parse(bob.received_at) - Date.parse(ann.received_at)).toBeGreaterThanOrEqual(1_500);
+  });
+
+  it('refuses a campaign the balance does not cover with 402: nothing stored, queued, charged or sent', async () => {
+    const poor = (await admin(['company:create', '--name', 'Poor', '--balance', '0.02'])) as unknown as Company;
+    const refused = await post(poor, '/sms/send-bulk', { recipients: ['+33612000021', '+33612000022', '+33612000023'], message: 'Hi', from: 'Poor' });
+    expect(refused).toMatchObject({ status: 402, body: { error: 'Insufficient balance', balance: 0.02, required: 0.03, recipients: 3 } });
+    const { rows } = await db.query(`SELECT count(*)::int AS n FROM campaigns WHERE company_id = $1`, [poor.company_id]);
+    expect(rows[0].n).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await handset('+33612000021')).toEqual([]);
+  });
+
+  it('answers field errors, and takes a body far over the 1 MiB of other routes', async () => {
+    expect(await post(shop, '/sms/send-bulk', { recipients: ['+33612000031'], messages: [], from: 'Shop', message: 'x' })).toMatchObject({ status: 400 });
+    expect(await post(shop, '/sms/send-bulk', { recipients: ['+33612000031'], message: 'x' })).toMatchObject({ status: 400, body: { error: 'from is required' } });
+    expect(await post(shop, '/sms/send-bulk', { recipients: ['+33612000031'], message: 'x', from: 'Shop', batch_size: 10001 })).toMatchObject({ status: 400 });
+    const padding = 'x'.repeat(1_200_000);
+    expect((await post(shop, '/sms/send', { to: '+33612000031', message: 'x', from: 'Shop', reference: padding })).status).toBe(413);
+    const large = await post(shop, '/sms/send-bulk', { recipients: ['+33612000041', 'x'.repeat(1_200_000)], message: 'Big body', from: 'Shop' });
+    expect(large.status).toBe(200);
+  });
+});

@@ -1,0 +1,135 @@
+import { formatMoney, priceIndex, type Money, type PriceRule } from '@mp/billing-domain';
+import { planCampaign, type CampaignInput, type CampaignPlan, type PhoneParse, type PlannedBatch } from '@mp/messaging-domain';
+import { InsufficientBalanceError, LedgerRepository, OutboxRepository, type OutboxJob } from '@mp/persistence';
+import { QueueName } from '@mp/queue-contracts';
+import { randomUUID } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+
+export interface CampaignCommand {
+  companyId: string;
+  sender: string;
+  priority: 'normal' | 'high';
+  reference: string | null;
+  webhookUrl: string | null;
+  batchSize: number;
+  delayBetweenBatchesS: number;
+  scheduledAt: Date | null;
+  input: CampaignInput;
+}
+
+/** The balance does not cover the whole campaign: nothing was stored, queued or charged. */
+export class CampaignNotAffordableError extends Error {
+  constructor(readonly balance: Money, readonly required: Money, readonly recipients: number) {
+    super('Insufficient balance');
+    this.name = 'CampaignNotAffordableError';
+  }
+}
+
+/** No entry of the request can be sent: nothing was stored or charged. */
+export class CampaignEmptyError extends Error {
+  constructor(readonly failedNumbers: CampaignPlan['failedNumbers']) {
+    super('No valid recipients');
+    this.name = 'CampaignEmptyError';
+  }
+}
+
+export interface AcceptedCampaign {
+  campaignId: string;
+  plan: CampaignPlan;
+  balance: Money;
+  batches: { batchId: string; position: number; recipients: number; scheduledAt: Date }[];
+}
+
+/** A batch's dispatch job; `high` campaigns go ahead of `normal` ones (single sends, unprioritised, first). */
+function batchJob(batchId: string, at: Date, priority: 'normal' | 'high'): OutboxJob {
+  return { queue: QueueName.SmsDispatch, jobName: 'campaign.batch', jobId: `batch-${batchId}`, data: { batchId }, notBefore: at, priority: priority === 'high' ? 1 : 10 };
+}
+
+/**
+ * Accepts a campaign: every entry validated and priced in memory, then ONE transaction charges the
+ * whole cost in one ledger entry (all or nothing), stores the campaign and its batches (a row per
+ * batch, recipients as arrays) and one dispatch job per batch, due at the batch's time.
+ */
+export class CampaignAcceptanceService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly validate: (input: string) => PhoneParse,
+    private readonly onCommitted: (outbox: { ids: string[]; jobs: OutboxJob[] }) => Promise<unknown> = async () => undefined,
+  ) {}
+
+  async accept(command: CampaignCommand, prices: readonly PriceRule[], now: Date = new Date()): Promise<AcceptedCampaign> {
+    const lookup = priceIndex(prices, 'auto');
+    const plan = planCampaign(command.input, {
+      batchSize: command.batchSize,
+      delayBetweenBatchesS: command.delayBetweenBatchesS,
+      startAt: command.scheduledAt ?? now,
+      validate: this.validate,
+      price: (e164) => lookup(e164)?.price,
+    });
+    if (plan.accepted === 0) throw new CampaignEmptyError(plan.failedNumbers);
+    const campaignId = randomUUID();
+    const batches = plan.batches.map((batch) => ({ ...batch, id: randomUUID() }));
+    const jobs = batches.map((batch) => batchJob(batch.id, batch.scheduledAt, command.priority));
+    const { balance, ids } = await this.db.transaction(async (manager) => {
+      const after = await this.charge(manager, command, plan, campaignId);
+      await insertCampaign(manager, campaignId, command, plan);
+      await insertBatches(manager, campaignId, batches, command.scheduledAt !== null);
+      return { balance: after, ids: await new OutboxRepository(this.db).insertMany(manager, jobs) };
+    });
+    await this.onCommitted({ ids, jobs }).catch(() => undefined);
+    return {
+      campaignId,
+      plan,
+      balance,
+      batches: batches.map((b) => ({ batchId: b.id, position: b.position, recipients: b.recipients.length, scheduledAt: b.scheduledAt })),
+    };
+  }
+
+  private async charge(manager: EntityManager, command: CampaignCommand, plan: CampaignPlan, campaignId: string): Promise<Money> {
+    try {
+      return await new LedgerRepository(this.db).apply(
+        { companyId: command.companyId, kind: 'charge', amount: -plan.totalCost, reference: `campaign:${campaignId}`, description: 'bulk campaign' },
+        manager,
+      );
+    } catch (error) {
+      if (error instanceof InsufficientBalanceError) throw new CampaignNotAffordableError(error.balance, plan.totalCost, plan.accepted);
+      throw error;
+    }
+  }
+}
+
+async function insertCampaign(manager: EntityManager, id: string, command: CampaignCommand, plan: CampaignPlan): Promise<void> {
+  await manager.query(
+    `INSERT INTO campaigns (id, company_id, reference, sender, body, priority, webhook_url, batch_size, delay_between_batches, scheduled_at,
+       total_recipients, accepted, failed_numbers, total_cost, status)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    [
+      id, command.companyId, command.reference, command.sender, command.input.mode === 1 ? command.input.message : null, command.priority,
+      command.webhookUrl, command.batchSize, command.delayBetweenBatchesS, command.scheduledAt, plan.total, plan.accepted,
+      JSON.stringify(plan.failedNumbers), formatMoney(plan.totalCost), command.scheduledAt ? 'scheduled' : 'queued',
+    ],
+  );
+}
+
+/** Every batch in one statement: the batches travel as one JSON array, their lists as JSON arrays. */
+async function insertBatches(manager: EntityManager, campaignId: string, batches: (PlannedBatch & { id: string })[], scheduled: boolean): Promise<void> {
+  const rows = batches.map((b) => ({
+    id: b.id,
+    position: b.position,
+    recipients: b.recipients,
+    bodies: b.bodies,
+    message_references: b.references,
+    senders: b.senders,
+    parts: b.parts,
+    prices: b.prices.map(formatMoney),
+    cost: formatMoney(b.cost),
+    scheduled_at: b.scheduledAt.toISOString(),
+  }));
+  await manager.query(
+    `INSERT INTO campaign_batches (id, campaign_id, position, recipients, bodies, message_references, senders, parts, prices, cost, status, scheduled_at)
+     SELECT b.id, $1, b.position, b.recipients, b.bodies, b.message_references, b.senders, b.parts, b.prices, b.cost, $3, b.scheduled_at
+     FROM jsonb_to_recordset($2::jsonb) AS b(id uuid, position integer, recipients text[], bodies text[], message_references text[],
+       senders text[], parts smallint[], prices numeric[], cost numeric, scheduled_at timestamptz)`,
+    [campaignId, JSON.stringify(rows), scheduled ? 'scheduled' : 'queued'],
+  );
+}

@@ -1,0 +1,101 @@
+import { parseMoney } from '@mp/billing-domain';
+import { splitSms } from '@mp/messaging-domain';
+import { MessageRepository, type NewMessage } from '@mp/persistence';
+import { randomUUID } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+import { userMessageReferences } from '../part-references';
+
+interface BatchRow {
+  id: string;
+  campaign_id: string;
+  company_id: string;
+  status: string;
+  recipients: string[];
+  bodies: string[] | null;
+  message_references: (string | null)[] | null;
+  senders: (string | null)[] | null;
+  parts: number[];
+  prices: string[];
+  campaign_body: string | null;
+  campaign_sender: string;
+  campaign_reference: string | null;
+  webhook_url: string | null;
+  route: string;
+}
+
+/** What a batch job has to do: submit these messages, or nothing (cancelled or already done). */
+export type BatchWork = { kind: 'submit'; campaignId: string; messageIds: string[] } | { kind: 'nothing'; status: string };
+
+/**
+ * A campaign batch becomes its message rows once: the batch row is locked and moves from
+ * queued (or scheduled) to processing in the same transaction that inserts its messages, so a
+ * job that runs again finds them instead of making them twice.
+ */
+export class CampaignBatchStore {
+  constructor(private readonly db: DataSource) {}
+
+  async start(batchId: string, now: Date = new Date()): Promise<BatchWork> {
+    return this.db.transaction(async (manager) => {
+      const [batch] = (await manager.query(
+        `SELECT b.id, b.campaign_id, c.company_id, b.status, b.recipients, b.bodies, b.message_references, b.senders, b.parts, b.prices::text[] AS prices,
+           c.body AS campaign_body, c.sender AS campaign_sender, c.reference AS campaign_reference, c.webhook_url, c.route
+         FROM campaign_batches b JOIN campaigns c ON c.id = b.campaign_id WHERE b.id = $1 FOR UPDATE OF b`,
+        [batchId],
+      )) as BatchRow[];
+      if (!batch) return { kind: 'nothing', status: 'missing' };
+      if (batch.status === 'processing') return { kind: 'submit', campaignId: batch.campaign_id, messageIds: await messagesOf(manager, batchId) };
+      if (batch.status !== 'queued' && batch.status !== 'scheduled') return { kind: 'nothing', status: batch.status };
+      const messages = messagesFor(batch);
+      await new MessageRepository(this.db).insertMany(manager, messages);
+      await manager.query(`UPDATE campaign_batches SET status = 'processing', started_at = $2 WHERE id = $1`, [batchId, now]);
+      await manager.query(`UPDATE campaigns SET status = 'processing' WHERE id = $1 AND status IN ('queued', 'scheduled')`, [batch.campaign_id]);
+      return { kind: 'submit', campaignId: batch.campaign_id, messageIds: messages.map((m) => m.id) };
+    });
+  }
+
+  /** Every message of the batch was handed to the carrier (or failed for good). */
+  async finish(batchId: string, now: Date = new Date()): Promise<void> {
+    await this.db.query(`UPDATE campaign_batches SET status = 'dispatched', dispatched_at = $2 WHERE id = $1 AND status = 'processing'`, [batchId, now]);
+  }
+}
+
+async function messagesOf(manager: EntityManager, batchId: string): Promise<string[]> {
+  const rows: { id: string }[] = await manager.query(`SELECT id FROM messages WHERE batch_id = $1 ORDER BY batch_index`, [batchId]);
+  return rows.map((row) => row.id);
+}
+
+function messagesFor(batch: BatchRow): NewMessage[] {
+  const encodings = new Map<string, NewMessage['encoding']>();
+  const encodingOf = (text: string) => {
+    let encoding = encodings.get(text);
+    if (!encoding) encodings.set(text, (encoding = splitSms(text).encoding));
+    return encoding;
+  };
+  return batch.recipients.map((recipient, i) => {
+    const id = randomUUID();
+    const body = batch.bodies?.[i] ?? batch.campaign_body ?? '';
+    const price = parseMoney(batch.prices[i]);
+    const parts = batch.parts[i];
+    return {
+      id,
+      companyId: batch.company_id,
+      requestId: batch.campaign_id,
+      route: batch.route,
+      sender: batch.senders?.[i] ?? batch.campaign_sender,
+      recipient,
+      body,
+      encoding: encodingOf(body),
+      parts,
+      pricePerPart: price,
+      cost: price * BigInt(parts),
+      reference: batch.message_references?.[i] ?? batch.campaign_reference,
+      webhookUrl: batch.webhook_url,
+      status: 'queued',
+      scheduledAt: null,
+      partReferences: userMessageReferences(id, parts),
+      campaignId: batch.campaign_id,
+      batchId: batch.id,
+      batchIndex: i + 1,
+    };
+  });
+}

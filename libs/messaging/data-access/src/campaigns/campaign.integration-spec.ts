@@ -1,0 +1,112 @@
+import { AccountsService } from '@mp/accounts';
+import { DEFAULT_PRICES, parseMoney } from '@mp/billing-domain';
+import { parsePhoneNumber } from '@mp/messaging-domain';
+import { LedgerRepository, type OutboxJob } from '@mp/persistence';
+import { openTestDataSource } from '@mp/testing';
+import type { DataSource } from 'typeorm';
+import { CampaignAcceptanceService, CampaignEmptyError, CampaignNotAffordableError, type CampaignCommand } from './campaign-acceptance';
+import { CampaignBatchStore } from './campaign-batches';
+
+describe('campaigns (PostgreSQL)', () => {
+  let db: DataSource;
+  let accounts: AccountsService;
+  let service: CampaignAcceptanceService;
+  const committed: OutboxJob[][] = [];
+  const validate = (input: string) => parsePhoneNumber(input, { allowMissingPlus: true });
+  const numbers = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `+3361${String(from + i).padStart(7, '0')}`);
+
+  const command = (companyId: string, overrides: Partial<CampaignCommand> = {}): CampaignCommand => ({
+    companyId,
+    sender: 'Shop',
+    priority: 'normal',
+    reference: 'spring-sale',
+    webhookUrl: null,
+    batchSize: 1000,
+    delayBetweenBatchesS: 0,
+    scheduledAt: null,
+    input: { mode: 1, recipients: numbers(3), message: 'Spring sale: 20% off' },
+    ...overrides,
+  });
+
+  beforeAll(async () => {
+    db = await openTestDataSource('campaign-test');
+    accounts = new AccountsService(db, 'campaign-pepper-'.padEnd(40, 'x'));
+    service = new CampaignAcceptanceService(db, validate, async (outbox) => committed.push(outbox.jobs));
+  });
+  afterAll(() => db.destroy());
+
+  it('charges the whole campaign in one ledger entry and stores one row and one job per batch', async () => {
+    const { company_id } = await accounts.createCompany({ name: 'Bulk', balance: '100' });
+    const accepted = await service.accept(
+      command(company_id, { batchSize: 1000, delayBetweenBatchesS: 60, input: { mode: 1, recipients: [...numbers(2500), 'nope', numbers(1)[0]], message: 'Hi' } }),
+      DEFAULT_PRICES,
+      new Date('2026-11-22T10:00:00Z'),
+    );
+    expect(accepted.plan).toMatchObject({ total: 2502, accepted: 2500, duplicates: 1, totalCost: 2500n * 100n });
+    expect(accepted.plan.failedNumbers).toEqual([{ number: 'nope', error: 'Invalid phone number format' }]);
+    expect(accepted.balance).toBe(parseMoney('100') - 250_000n);
+    expect(accepted.batches.map((b) => [b.position, b.recipients, b.scheduledAt.toISOString()])).toEqual([
+      [1, 1000, '2026-11-22T10:00:00.000Z'],
+      [2, 1000, '2026-11-22T10:01:00.000Z'],
+      [3, 500, '2026-11-22T10:02:00.000Z'],
+    ]);
+    const ledger = await db.query(`SELECT amount FROM ledger_entries WHERE company_id = $1 AND kind = 'charge'`, [company_id]);
+    expect(ledger).toEqual([{ amount: '-25.0000' }]);
+    const jobs = committed[committed.length - 1];
+    expect(jobs.map((job) => [job.jobName, job.priority, job.notBefore.toISOString()])).toEqual([
+      ['campaign.batch', 10, '2026-11-22T10:00:00.000Z'],
+      ['campaign.batch', 10, '2026-11-22T10:01:00.000Z'],
+      ['campaign.batch', 10, '2026-11-22T10:02:00.000Z'],
+    ]);
+    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM messages WHERE campaign_id = $1`, [accepted.campaignId]);
+    expect(n).toBe(0);
+  });
+
+  it('stores, queues and charges nothing when the balance does not cover the whole campaign', async () => {
+    const { company_id } = await accounts.createCompany({ name: 'Short', balance: '0.05' });
+    const attempt = service.accept(command(company_id, { input: { mode: 1, recipients: numbers(6), message: 'Hi' } }), DEFAULT_PRICES);
+    await expect(attempt).rejects.toMatchObject({ constructor: CampaignNotAffordableError, balance: 500n, required: 600n, recipients: 6 });
+    expect(await new LedgerRepository(db).findBalance(company_id)).toBe(500n);
+    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM campaigns WHERE company_id = $1`, [company_id]);
+    expect(n).toBe(0);
+  });
+
+  it('refuses a campaign with no valid entry', async () => {
+    const { company_id } = await accounts.createCompany({ name: 'Empty', balance: '1' });
+    await expect(service.accept(command(company_id, { input: { mode: 1, recipients: ['x', 'y'], message: 'Hi' } }), DEFAULT_PRICES)).rejects.toBeInstanceOf(
+      CampaignEmptyError,
+    );
+  });
+
+  it('makes a batch into its messages once, with each message its text, reference and sender (mode 2)', async () => {
+    const { company_id } = await accounts.createCompany({ name: 'Individual', balance: '10' });
+    const accepted = await service.accept(
+      command(company_id, {
+        input: {
+          mode: 2,
+          messages: [
+            { to: '+33612345678', message: 'Hello Ann', reference: 'a-1' },
+            { to: '+447400123456', message: 'Hello Bob', from: 'Other' },
+          ],
+        },
+      }),
+      DEFAULT_PRICES,
+    );
+    const store = new CampaignBatchStore(db);
+    const [batch] = accepted.batches;
+    const [first, second] = await Promise.all([store.start(batch.batchId), store.start(batch.batchId)]);
+    const idsOf = (work: typeof first) => (work.kind === 'submit' ? [...work.messageIds].sort() : work.status);
+    expect(idsOf(first)).toHaveLength(2);
+    expect(idsOf(second)).toEqual(idsOf(first));
+    const rows = await db.query(
+      `SELECT recipient, body, reference, sender, status, batch_index, cost FROM messages WHERE batch_id = $1 ORDER BY batch_index`,
+      [batch.batchId],
+    );
+    expect(rows).toEqual([
+      { recipient: '+33612345678', body: 'Hello Ann', reference: 'a-1', sender: 'Shop', status: 'queued', batch_index: 1, cost: '0.0100' },
+      { recipient: '+447400123456', body: 'Hello Bob', reference: 'spring-sale', sender: 'Other', status: 'queued', batch_index: 2, cost: '0.0100' },
+    ]);
+    await store.finish(batch.batchId);
+    expect(await store.start(batch.batchId)).toEqual({ kind: 'nothing', status: 'dispatched' });
+  });
+});

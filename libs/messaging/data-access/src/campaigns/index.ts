@@ -1,0 +1,2 @@
+export * from './campaign-acceptance';
+export * from './campaign-batches';
