@@ -1,9 +1,15 @@
 import { Module } from '@nestjs/common';
 import { PricingModule } from '../pricing/pricing.module';
+import { CampaignsController } from './campaigns.controller';
+import { CampaignsService } from './campaigns.service';
 import { SmsBulkService } from './sms-bulk.service';
 import { SmsEstimateService } from './sms-estimate.service';
 import { SmsController } from './sms.controller';
 import { SmsService } from './sms.service';
 
-@Module({ imports: [PricingModule], controllers: [SmsController], providers: [SmsService, SmsEstimateService, SmsBulkService] })
+@Module({
+  imports: [PricingModule],
+  controllers: [SmsController, CampaignsController],
+  providers: [SmsService, SmsEstimateService, SmsBulkService, CampaignsService],
+})
 export class SmsModule {}

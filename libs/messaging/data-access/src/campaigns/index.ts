@@ -1,2 +1,4 @@
 export * from './campaign-acceptance';
 export * from './campaign-batches';
+export * from './campaign-views';
+export * from './campaign-cancellation';

@@ -1,0 +1,68 @@
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { moneyToJson } from '@mp/billing-domain';
+import { ApiError } from '@mp/http-kit';
+import { CampaignCancellationService, findCampaignDetail, listCampaignRecipients, listCampaignViews } from '@mp/messaging';
+import { QueueName } from '@mp/queue-contracts';
+import { OutboxRelay } from '@mp/queue-runtime';
+import { DataSource } from 'typeorm';
+import { parseCampaignListQuery, parseCampaignRecipientsQuery } from './campaigns-query';
+
+const NOT_FOUND = 'Campaign not found';
+
+/** GET /sms/campaigns, /{id}, /{id}/messages and POST /{id}/cancel: every query scoped to the caller's company. */
+@Injectable()
+export class CampaignsService {
+  private readonly cancellation: CampaignCancellationService;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly relay: OutboxRelay,
+  ) {
+    this.cancellation = new CampaignCancellationService(db);
+  }
+
+  async find(companyId: string, campaignId: string) {
+    const campaign = await findCampaignDetail(this.db, companyId, campaignId);
+    if (!campaign) throw new ApiError(HttpStatus.NOT_FOUND, NOT_FOUND);
+    return success('Campaign retrieved', campaign);
+  }
+
+  async list(companyId: string, query: unknown) {
+    const { page, ...filter } = valid(parseCampaignListQuery(query));
+    return success('Campaigns', await listCampaignViews(this.db, companyId, filter, page));
+  }
+
+  async recipients(companyId: string, campaignId: string, query: unknown) {
+    const { status, page } = valid(parseCampaignRecipientsQuery(query));
+    const found = await listCampaignRecipients(this.db, companyId, campaignId, status, page);
+    if (!found) throw new ApiError(HttpStatus.NOT_FOUND, NOT_FOUND);
+    return success('Campaign messages', found);
+  }
+
+  async cancel(companyId: string, campaignId: string) {
+    const result = await this.cancellation.cancel(companyId, campaignId);
+    if (result.outcome === 'not-found') throw new ApiError(HttpStatus.NOT_FOUND, NOT_FOUND);
+    if (result.outcome === 'nothing-to-cancel') {
+      throw new ApiError(HttpStatus.CONFLICT, 'Nothing left to cancel: every batch of this campaign has started or was cancelled');
+    }
+    // The dispatcher would skip these jobs anyway; removing them only spares it the wake-up.
+    await Promise.all(result.batchIds.map((batchId) => this.relay.removeJob(QueueName.SmsDispatch, `batch-${batchId}`)));
+    return success(result.campaignStatus === 'cancelled' ? 'Campaign cancelled and refunded' : 'Batches not yet started cancelled and refunded', {
+      campaign_id: campaignId,
+      status: result.campaignStatus,
+      cancelled_batches: result.batchIds.length,
+      cancelled_recipients: result.cancelledRecipients,
+      refunded: moneyToJson(result.refunded),
+      balance: moneyToJson(result.balance),
+    });
+  }
+}
+
+function valid<T>(result: { ok: true; value: T } | { ok: false; error: string }): T {
+  if (!result.ok) throw new ApiError(HttpStatus.BAD_REQUEST, result.error);
+  return result.value;
+}
+
+function success<T>(message: string, data: T) {
+  return { status: 'success' as const, message, data };
+}
