@@ -1,10 +1,12 @@
-import { admin, eventually, freePort, startStack, type RunningStack } from '@mp/testing';
+import { admin, eventually, freePort, startStack, startWebhookReceiver, type RunningStack, type WebhookReceiver } from '@mp/testing';
+import { verifyWebhook } from '@mp/webhooks';
 import { Client } from 'pg';
 
 interface Company {
   company_id: string;
   api_key: string;
   api_secret: string;
+  webhook_secret: string;
 }
 interface Handset {
   text: string;
@@ -18,6 +20,7 @@ describe('bulk campaigns end to end', () => {
   let simulatorUrl: string;
   let db: Client;
   let shop: Company;
+  let receiver: WebhookReceiver;
 
   const post = async (company: Company, path: string, body: unknown) => {
     const response = await fetch(`${stack.gatewayUrl}${path}`, {
@@ -36,13 +39,18 @@ describe('bulk campaigns end to end', () => {
     shop = (await admin(['company:create', '--name', 'Shop', '--balance', '50'])) as unknown as Company;
     const httpPort = await freePort();
     simulatorUrl = `http://127.0.0.1:${httpPort}`;
-    stack = await startStack({ apps: ['gateway', 'sms-dispatcher', 'smsc-simulator'], env: { SMSC_SIMULATOR_PORT: String(httpPort) } });
+    receiver = await startWebhookReceiver();
+    stack = await startStack({
+      apps: ['gateway', 'sms-dispatcher', 'smsc-simulator', 'webhook-notifier'],
+      env: { SMSC_SIMULATOR_PORT: String(httpPort), OUTBOX_SWEEP_MS: '500' },
+    });
     db = new Client({ connectionString: process.env['DATABASE_URL'] });
     await db.connect();
   });
   afterAll(async () => {
     await db?.end();
     await stack?.stop();
+    await receiver?.close();
   });
 
   it('mode 1 with a separated string: shape A, invalid numbers listed and not charged, duplicates once, every phone gets it', async () => {
@@ -115,5 +123,25 @@ describe('bulk campaigns end to end', () => {
     expect((await post(shop, '/sms/send', { to: '+33612000031', message: 'x', from: 'Shop', reference: padding })).status).toBe(413);
     const large = await post(shop, '/sms/send-bulk', { recipients: ['+33612000041', 'x'.repeat(1_200_000)], message: 'Big body', from: 'Shop' });
     expect(large.status).toBe(200);
+  });
+
+  it('tells a webhook_url of every message and, once every message is final, campaign.completed, signed', async () => {
+    const accepted = await post(shop, '/sms/send-bulk', {
+      recipients: ['+33612000051', '+33612000052'],
+      message: 'Hooked campaign',
+      from: 'Shop',
+      reference: 'hooked',
+      webhook_url: receiver.url,
+    });
+    expect(accepted.status).toBe(200);
+    const campaignId = (accepted.body['data'] as { campaign_id: string }).campaign_id;
+    const types = () => receiver.received.map((r) => (JSON.parse(r.body) as { type: string }).type).sort();
+    const seen = await eventually(types, (list) => list.includes('campaign.completed'));
+    expect(seen).toEqual(['campaign.completed', 'message.delivered', 'message.delivered', 'message.sent', 'message.sent']);
+    for (const request of receiver.received) {
+      expect(verifyWebhook({ secrets: [shop.webhook_secret], headers: request.headers, body: request.body })).toBe(true);
+    }
+    const completed = receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> }).find((e) => e.type === 'campaign.completed');
+    expect(completed?.data).toMatchObject({ campaign_id: campaignId, reference: 'hooked', successful: 2, summary: { delivered: 2, failed: 0, cancelled: 0 }, total_cost: 0.02 });
   });
 });

@@ -1,8 +1,13 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { completeFinishedCampaigns } from '@mp/messaging';
 import { OutboxRelay } from '@mp/queue-runtime';
+import { DataSource } from 'typeorm';
 import { SmsDispatcherEnv } from './sms-dispatcher.env';
 
-/** Enqueues jobs that were committed but missed their relay (Redis was down at that moment). */
+/**
+ * Every round: enqueues jobs that were committed but missed their relay (Redis was down at that
+ * moment), and records the campaigns that finished, enqueueing their campaign.completed event.
+ */
 @Injectable()
 export class OutboxSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('OutboxSweeper');
@@ -12,6 +17,7 @@ export class OutboxSweeper implements OnApplicationBootstrap, OnApplicationShutd
   constructor(
     private readonly relay: OutboxRelay,
     private readonly config: SmsDispatcherEnv,
+    private readonly db: DataSource,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -23,6 +29,9 @@ export class OutboxSweeper implements OnApplicationBootstrap, OnApplicationShutd
     this.running = true;
     try {
       await this.relay.sweep();
+      const { completed, outbox } = await completeFinishedCampaigns(this.db);
+      if (outbox.jobs.length > 0) await this.relay.relay(outbox.ids, outbox.jobs);
+      if (completed > 0) this.logger.log({ msg: 'campaigns completed', campaigns: completed });
     } catch (error) {
       this.logger.warn({ msg: 'outbox sweep failed; trying again next round', err: error });
     } finally {

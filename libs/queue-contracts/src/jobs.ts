@@ -67,6 +67,12 @@ export interface OtpEventJob {
   data: { otpId: string; type: OtpEventType; occurredAt: string };
 }
 
+/** A campaign finished (every batch sent or cancelled, every message final): its webhook is told. */
+export interface CampaignEventJob {
+  name: 'campaign.event';
+  data: { campaignId: string; type: 'campaign.completed'; occurredAt: string };
+}
+
 /** Refund the parts of a settled message that never reached a carrier; idempotent per message. */
 export interface RefundMessageJob {
   name: 'billing.refund';
@@ -81,7 +87,7 @@ export interface QueueJobs {
   [QueueName.SmsDispatch]: QueueProbeJob | SmsSubmitJob | CampaignBatchJob;
   [QueueName.OtpDispatch]: QueueProbeJob | SmsSubmitJob;
   [QueueName.OtpDeliver]: QueueProbeJob | OtpMessageSettledJob | OtpWhatsAppJob;
-  [QueueName.DeliveryEvents]: QueueProbeJob | MessageStatusJob | OtpEventJob;
+  [QueueName.DeliveryEvents]: QueueProbeJob | MessageStatusJob | OtpEventJob | CampaignEventJob;
   [QueueName.WebhookDeliver]: QueueProbeJob | WebhookDeliverJob;
   [QueueName.BillingSettle]: QueueProbeJob | RefundMessageJob;
 }
@@ -95,7 +101,7 @@ export const QUEUE_JOB_NAMES: { readonly [Q in QueueName]: readonly JobNameOf<Q>
   [QueueName.SmsDispatch]: ['queue.probe', 'sms.submit', 'campaign.batch'],
   [QueueName.OtpDispatch]: ['queue.probe', 'sms.submit'],
   [QueueName.OtpDeliver]: ['queue.probe', 'otp.message-settled', 'otp.whatsapp'],
-  [QueueName.DeliveryEvents]: ['queue.probe', 'message.status', 'otp.event'],
+  [QueueName.DeliveryEvents]: ['queue.probe', 'message.status', 'otp.event', 'campaign.event'],
   [QueueName.WebhookDeliver]: ['queue.probe', 'webhook.deliver'],
   [QueueName.BillingSettle]: ['queue.probe', 'billing.refund'],
 });

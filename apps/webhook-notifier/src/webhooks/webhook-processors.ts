@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { QueueName, type JobDataOf } from '@mp/queue-contracts';
 import { JobHandler, type JobContext } from '@mp/queue-runtime';
+import { CampaignEventRecorder } from './campaign-event-recorder.service';
 import { MessageEventRecorder } from './message-event-recorder.service';
 import { OtpEventRecorder } from './otp-event-recorder.service';
 import { WebhookDeliverer } from './webhook-deliverer.service';
@@ -21,6 +22,16 @@ export class OtpEventProcessor {
 
   @JobHandler(QueueName.DeliveryEvents, 'otp.event')
   handle(data: JobDataOf<typeof QueueName.DeliveryEvents, 'otp.event'>) {
+    return this.recorder.record(data);
+  }
+}
+
+@Injectable()
+export class CampaignEventProcessor {
+  constructor(private readonly recorder: CampaignEventRecorder) {}
+
+  @JobHandler(QueueName.DeliveryEvents, 'campaign.event')
+  handle(data: JobDataOf<typeof QueueName.DeliveryEvents, 'campaign.event'>) {
     return this.recorder.record(data);
   }
 }

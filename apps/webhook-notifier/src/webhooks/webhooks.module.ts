@@ -1,21 +1,24 @@
 import { Module } from '@nestjs/common';
+import { CampaignEventRecorder } from './campaign-event-recorder.service';
 import { MessageEventRecorder } from './message-event-recorder.service';
 import { OtpEventRecorder } from './otp-event-recorder.service';
 import { OverdueDeliverySweeper } from './overdue-delivery-sweeper.service';
 import { WebhookDeliverer } from './webhook-deliverer.service';
-import { MessageStatusProcessor, OtpEventProcessor, WebhookDeliverProcessor } from './webhook-processors';
+import { CampaignEventProcessor, MessageStatusProcessor, OtpEventProcessor, WebhookDeliverProcessor } from './webhook-processors';
 
 /**
- * message.status and otp.event → a delivery row and its first job; webhook.deliver → signed
+ * message.status, otp.event and campaign.event → a delivery row and its first job; webhook.deliver → signed
  * attempts, retries, dead letters; a sweeper re-enqueues deliveries whose job was lost.
  */
 @Module({
   providers: [
     MessageEventRecorder,
     OtpEventRecorder,
+    CampaignEventRecorder,
     WebhookDeliverer,
     MessageStatusProcessor,
     OtpEventProcessor,
+    CampaignEventProcessor,
     WebhookDeliverProcessor,
     OverdueDeliverySweeper,
   ],

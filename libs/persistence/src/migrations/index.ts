@@ -6,6 +6,7 @@ import { ReconciliationIndexes1763900000000 } from './1763900000000-reconciliati
 import { Otps1764000000000 } from './1764000000000-otps';
 import { OtpResend1764000001000 } from './1764000001000-otp-resend';
 import { Campaigns1764100000000 } from './1764100000000-campaigns';
+import { CampaignWebhooks1764100001000 } from './1764100001000-campaign-webhooks';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   Otps1764000000000,
   OtpResend1764000001000,
   Campaigns1764100000000,
+  CampaignWebhooks1764100001000,
 ];

@@ -6,6 +6,8 @@ export interface NewWebhookDelivery {
   companyId: string;
   /** The message the event is about; one delivery per (message, event type). */
   messageId: string | null;
+  /** Or the campaign it is about (campaign.completed); one delivery per (campaign, event type). */
+  campaignId?: string | null;
   eventType: string;
   url: string;
   payload: unknown;
@@ -57,6 +59,23 @@ export interface MessageForWebhook {
   status: string;
 }
 
+export interface CampaignForWebhook {
+  id: string;
+  companyId: string;
+  webhookUrl: string | null;
+  reference: string | null;
+  totalRecipients: number;
+  accepted: number;
+  failed: number;
+  /** numeric(20,4) as PostgreSQL writes it. */
+  totalCost: string;
+  refunded: string;
+  /** Messages by status. */
+  states: Record<string, number>;
+  /** Recipients of cancelled batches. */
+  cancelled: number;
+}
+
 export interface OtpForWebhook {
   id: string;
   companyId: string;
@@ -79,23 +98,54 @@ type Row = Record<string, unknown>;
 export class WebhookDeliveryRepository {
   constructor(private readonly db: DataSource) {}
 
-  /** Creates the delivery unless one exists for the same message and event; returns its id either way. */
+  /** Creates the delivery unless one exists for the same message (or campaign) and event; returns its id either way. */
   async createIfAbsent(delivery: NewWebhookDelivery): Promise<string> {
+    const campaignId = delivery.campaignId ?? null;
+    const conflict = campaignId ? `(campaign_id, event_type) WHERE campaign_id IS NOT NULL` : `(message_id, event_type)`;
     const inserted: Row[] = await this.db.query(
-      `INSERT INTO webhook_deliveries (company_id, message_id, event_type, url, payload, next_attempt_at)
-       VALUES ($1, $2, $3, $4, $5::jsonb, now())
-       ON CONFLICT (message_id, event_type) DO NOTHING
+      `INSERT INTO webhook_deliveries (company_id, message_id, campaign_id, event_type, url, payload, next_attempt_at)
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb, now())
+       ON CONFLICT ${conflict} DO NOTHING
        RETURNING id`,
-      [delivery.companyId, delivery.messageId, delivery.eventType, delivery.url, JSON.stringify(delivery.payload)],
+      [delivery.companyId, delivery.messageId, campaignId, delivery.eventType, delivery.url, JSON.stringify(delivery.payload)],
     );
     if (inserted[0]) return String(inserted[0]['id']);
     // A separate statement: it sees the conflicting row even if that was committed after ours began.
-    const existing: Row[] = await this.db.query(`SELECT id FROM webhook_deliveries WHERE message_id = $1 AND event_type = $2`, [
-      delivery.messageId,
-      delivery.eventType,
-    ]);
-    if (!existing[0]) throw new Error(`webhook delivery for ${delivery.messageId} ${delivery.eventType} conflicted but is not there`);
+    const existing: Row[] = await this.db.query(
+      campaignId
+        ? `SELECT id FROM webhook_deliveries WHERE campaign_id = $1 AND event_type = $2`
+        : `SELECT id FROM webhook_deliveries WHERE message_id = $1 AND event_type = $2`,
+      [campaignId ?? delivery.messageId, delivery.eventType],
+    );
+    if (!existing[0]) throw new Error(`webhook delivery for ${campaignId ?? delivery.messageId} ${delivery.eventType} conflicted but is not there`);
     return String(existing[0]['id']);
+  }
+
+  /** A campaign as its completion webhook describes it: totals and each recipient's final state. */
+  async findCampaign(campaignId: string): Promise<CampaignForWebhook | null> {
+    const rows: Row[] = await this.db.query(
+      `SELECT c.id, c.company_id, c.webhook_url, c.reference, c.total_recipients, c.accepted, jsonb_array_length(c.failed_numbers) AS failed,
+         c.total_cost, c.refunded, c.completed_at,
+         (SELECT jsonb_object_agg(status, n) FROM (SELECT status, count(*)::int AS n FROM messages WHERE campaign_id = c.id GROUP BY status) s) AS states,
+         (SELECT coalesce(sum(cardinality(b.recipients)), 0)::int FROM campaign_batches b WHERE b.campaign_id = c.id AND b.status = 'cancelled') AS cancelled
+       FROM campaigns c WHERE c.id = $1`,
+      [campaignId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      id: String(row['id']),
+      companyId: String(row['company_id']),
+      webhookUrl: nullable(row['webhook_url'], String),
+      reference: nullable(row['reference'], String),
+      totalRecipients: Number(row['total_recipients']),
+      accepted: Number(row['accepted']),
+      failed: Number(row['failed']),
+      totalCost: String(row['total_cost']),
+      refunded: String(row['refunded']),
+      states: (row['states'] as Record<string, number> | null) ?? {},
+      cancelled: Number(row['cancelled']),
+    };
   }
 
   /**

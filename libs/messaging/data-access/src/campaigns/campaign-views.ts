@@ -1,5 +1,6 @@
 import { moneyToJson, parseMoney } from '@mp/billing-domain';
 import type { DataSource, EntityManager } from 'typeorm';
+import { completeFinishedCampaigns } from './campaign-completion';
 
 export const CAMPAIGN_STATUSES = ['scheduled', 'queued', 'processing', 'completed', 'cancelled'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
@@ -123,17 +124,12 @@ function reportedStatus(stored: string, finished: boolean): string {
 }
 
 /**
- * Records campaigns found complete (of the company, or just one of them). The conditions are
- * checked again here, not taken from an earlier read, so a stale read can never complete one.
+ * Records campaigns found complete (of the company, or just one of them), with their
+ * campaign.completed event, which the dispatcher's outbox sweeper enqueues (see
+ * completeFinishedCampaigns).
  */
 export async function settleCompletedCampaigns(db: DataSource, companyId: string, campaignId: string | null = null): Promise<void> {
-  await db.query(
-    `UPDATE campaigns c SET status = 'completed', completed_at = now()
-     WHERE c.company_id = $1 AND ($2::uuid IS NULL OR c.id = $2) AND c.status IN ('queued', 'processing')
-       AND NOT EXISTS (SELECT 1 FROM campaign_batches b WHERE b.campaign_id = c.id AND b.status NOT IN ('dispatched', 'cancelled'))
-       AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.campaign_id = c.id AND m.status = ANY($3::text[]))`,
-    [companyId, campaignId, NOT_FINAL],
-  );
+  await completeFinishedCampaigns(db, { companyId, ...(campaignId ? { campaignId } : {}) });
 }
 
 function campaignView(row: CampaignRow, rows: readonly Tally[]): CampaignView {

@@ -6,6 +6,7 @@ import { openTestDataSource } from '@mp/testing';
 import type { DataSource } from 'typeorm';
 import { CampaignAcceptanceService, CampaignEmptyError, CampaignNotAffordableError, type CampaignCommand } from './campaign-acceptance';
 import { CampaignBatchStore } from './campaign-batches';
+import { completeFinishedCampaigns } from './campaign-completion';
 
 describe('campaigns (PostgreSQL)', () => {
   let db: DataSource;
@@ -108,5 +109,29 @@ describe('campaigns (PostgreSQL)', () => {
     ]);
     await store.finish(batch.batchId);
     expect(await store.start(batch.batchId)).toEqual({ kind: 'nothing', status: 'dispatched' });
+  });
+
+  it('completes a campaign once every batch is dispatched and every message final, telling its webhook once', async () => {
+    const { company_id } = await accounts.createCompany({ name: 'Finish', balance: '1' });
+    const accepted = await service.accept(
+      command(company_id, { webhookUrl: 'https://example.com/hooks', input: { mode: 1, recipients: numbers(2, 500), message: 'Hi' } }),
+      DEFAULT_PRICES,
+    );
+    const store = new CampaignBatchStore(db);
+    const [batch] = accepted.batches;
+    await store.start(batch.batchId);
+    expect((await completeFinishedCampaigns(db, { campaignId: accepted.campaignId })).completed).toBe(0);
+    await store.finish(batch.batchId);
+    await db.query(`UPDATE messages SET status = 'sent' WHERE batch_id = $1 AND batch_index = 1`, [batch.batchId]);
+    await db.query(`UPDATE messages SET status = 'delivered' WHERE batch_id = $1 AND batch_index = 2`, [batch.batchId]);
+    expect((await completeFinishedCampaigns(db, { campaignId: accepted.campaignId })).completed).toBe(0);
+    await db.query(`UPDATE messages SET status = 'undelivered' WHERE batch_id = $1`, [batch.batchId]);
+    const done = await completeFinishedCampaigns(db, { campaignId: accepted.campaignId });
+    expect(done.completed).toBe(1);
+    expect(done.outbox.jobs).toEqual([expect.objectContaining({ jobName: 'campaign.event', jobId: `campaign-completed-${accepted.campaignId}` })]);
+    expect(done.outbox.ids).toHaveLength(1);
+    const [{ status }] = await db.query(`SELECT status FROM campaigns WHERE id = $1`, [accepted.campaignId]);
+    expect(status).toBe('completed');
+    expect((await completeFinishedCampaigns(db, { campaignId: accepted.campaignId })).completed).toBe(0);
   });
 });

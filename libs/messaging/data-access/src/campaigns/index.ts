@@ -2,3 +2,4 @@ export * from './campaign-acceptance';
 export * from './campaign-batches';
 export * from './campaign-views';
 export * from './campaign-cancellation';
+export * from './campaign-completion';
