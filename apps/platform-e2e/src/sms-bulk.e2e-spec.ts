@@ -144,4 +144,24 @@ describe('bulk campaigns end to end', () => {
     const completed = receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> }).find((e) => e.type === 'campaign.completed');
     expect(completed?.data).toMatchObject({ campaign_id: campaignId, reference: 'hooked', successful: 2, summary: { delivered: 2, failed: 0, cancelled: 0 }, total_cost: 0.02 });
   });
+
+  it('starts a high-priority campaign before the normal batches still waiting', async () => {
+    const normal = await post(shop, '/sms/send-bulk', {
+      recipients: Array.from({ length: 3000 }, (_, i) => `+3361300${String(i).padStart(4, '0')}`),
+      message: 'Normal news',
+      from: 'Shop',
+      batch_size: 10,
+    });
+    const high = await post(shop, '/sms/send-bulk', { recipients: ['+33612000061'], message: 'Urgent', from: 'Shop', priority: 'high' });
+    expect([normal.status, high.status]).toEqual([200, 200]);
+    const normalId = (normal.body['data'] as { campaign_id: string }).campaign_id;
+    const highId = (high.body['data'] as { campaign_id: string }).campaign_id;
+    const started = async (campaignId: string) =>
+      (await db.query<{ started_at: Date | null }>(`SELECT started_at FROM campaign_batches WHERE campaign_id = $1`, [campaignId])).rows.map((r) => r.started_at);
+    const [highStart] = await eventually(() => started(highId), (rows) => rows[0] !== null);
+    const normalStarts = await eventually(() => started(normalId), (rows) => rows.every((at) => at !== null), 60_000);
+    const after = normalStarts.filter((at) => at !== null && at.getTime() > (highStart as Date).getTime()).length;
+    // 300 normal batches were waiting; the high one, queued after all of them, did not wait for them.
+    expect(after).toBeGreaterThan(100);
+  });
 });
