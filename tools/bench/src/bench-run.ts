@@ -30,6 +30,8 @@ export interface Bench {
   services: ThrowawayServices;
   db: Client;
   database: string;
+  /** The SMSC simulator's inspection API (GET /stats, /messages). */
+  simulatorUrl: string;
 }
 
 /** The company that sends every request, as company:create prints it. */
@@ -40,6 +42,14 @@ export interface BenchCompany extends Company {
 
 /** The environment of the admin tool and the stack: the run's database, Redis prefix, log level. */
 export type RunEnv = Record<string, string>;
+
+/** The stack's settings of the sms and otp runs: the simulator sends receipts after a second. */
+export const DEFAULT_STACK_ENV: RunEnv = { SMSC_RECEIPT_DELAY_MS: String(RECEIPT_DELAY_MS) };
+
+interface StackPorts {
+  dispatcher: number;
+  simulator: number;
+}
 
 export function newRun(env: NodeJS.ProcessEnv): Run {
   const durationS = positive(env['BENCH_DURATION_S'], 30, 'BENCH_DURATION_S');
@@ -57,14 +67,15 @@ export async function createBenchCompany(root: string, env: NodeJS.ProcessEnv): 
   return (await runAdmin(root, ['company:create', '--name', 'Bench', '--balance', OPENING_BALANCE], env)) as unknown as BenchCompany;
 }
 
-function startBenchStack(runEnv: RunEnv, dispatcherPort: number, run: string): Promise<RunningStack> {
+function startBenchStack(runEnv: RunEnv, stackEnv: RunEnv, ports: StackPorts, run: string): Promise<RunningStack> {
   say(`starting ${APPS.join(', ')}`);
   return startStack({
     apps: APPS,
     env: {
       ...runEnv,
-      SMS_DISPATCHER_PORT: String(dispatcherPort),
-      SMSC_RECEIPT_DELAY_MS: String(RECEIPT_DELAY_MS),
+      ...stackEnv,
+      SMS_DISPATCHER_PORT: String(ports.dispatcher),
+      SMSC_SIMULATOR_PORT: String(ports.simulator),
       // Marks the run's processes, to find them in /proc for their CPU time.
       MP_BENCH_RUN: run,
     },
@@ -73,26 +84,29 @@ function startBenchStack(runEnv: RunEnv, dispatcherPort: number, run: string): P
 
 /**
  * The run's lifecycle: throwaway services, `prepare` on the migrated database (with the admin
- * tool's environment), the stack, `measure` against the gateway; then everything removed.
+ * tool's environment), the stack (with `stackEnv` over the run's environment), `measure` against
+ * the gateway; then everything removed.
  */
 export async function withBench<T>(
   run: Run,
   prepare: (env: NodeJS.ProcessEnv) => Promise<T>,
   measure: (bench: Bench, gatewayUrl: string, prepared: T) => Promise<void>,
+  stackEnv: RunEnv = DEFAULT_STACK_ENV,
 ): Promise<void> {
+  const ports: StackPorts = { dispatcher: await freePort(), simulator: await freePort() };
   const stopHandlingInterrupt = stopLoadOnInterrupt();
   say('creating a throwaway database and queue prefix');
   const services = await createThrowawayServices(process.env);
   const runEnv: RunEnv = { DATABASE_URL: services.databaseUrl, REDIS_URL: services.redisUrl, QUEUE_PREFIX: services.queuePrefix, LOG_LEVEL: 'warn' };
   const db = new Client({ connectionString: services.databaseUrl, application_name: 'bench' });
-  const bench: Bench = { run, services, db, database: new URL(services.databaseUrl).pathname.slice(1) };
+  const database = new URL(services.databaseUrl).pathname.slice(1);
+  const bench: Bench = { run, services, db, database, simulatorUrl: `http://127.0.0.1:${ports.simulator}` };
   let stack: RunningStack | undefined;
   try {
     await db.connect();
     const prepared = await prepare({ ...process.env, ...runEnv });
-    const dispatcherPort = await freePort();
-    stack = await startBenchStack(runEnv, dispatcherPort, services.run);
-    await waitForHealth(`http://127.0.0.1:${dispatcherPort}/health/ready`);
+    stack = await startBenchStack(runEnv, stackEnv, ports, services.run);
+    await waitForHealth(`http://127.0.0.1:${ports.dispatcher}/health/ready`);
     await measure(bench, stack.gatewayUrl, prepared);
   } catch (error) {
     if (stack) process.stderr.write(`[bench] the stack's last output:\n${stack.logs().split('\n').slice(-30).join('\n')}\n`);

@@ -3,9 +3,13 @@
 // submitted to the carrier.
 import type { Client } from 'pg';
 
-/** Counts of (app, state, wait event) among the run's database sessions, sampled while loading. */
+/**
+ * Counts of (app, state, wait event) among the run's database sessions, sampled while loading;
+ * with `withStatements`, also of the statement each active session runs (its first characters).
+ */
 export class WaitSampler {
   readonly counts = new Map<string, number>();
+  readonly statements = new Map<string, number>();
   samples = 0;
   private timer?: NodeJS.Timeout;
   private busy = false;
@@ -13,6 +17,7 @@ export class WaitSampler {
   constructor(
     private readonly db: Client,
     private readonly database: string,
+    private readonly withStatements = false,
   ) {}
 
   start(everyMs = 500): void {
@@ -24,18 +29,26 @@ export class WaitSampler {
   }
 
   top(limit = 12): { session: string; share: number }[] {
-    return [...this.counts.entries()]
+    return this.shares(this.counts, limit, 10).map(([session, share]) => ({ session, share }));
+  }
+
+  topStatements(limit = 10): { statement: string; share: number }[] {
+    return this.shares(this.statements, limit, 100).map(([statement, share]) => ({ statement, share }));
+  }
+
+  private shares(counts: Map<string, number>, limit: number, scale: number): [string, number][] {
+    return [...counts.entries()]
       .sort((a, b) => b[1] - a[1])
       .slice(0, limit)
-      .map(([session, count]) => ({ session, share: Math.round((count / Math.max(1, this.samples)) * 10) / 10 }));
+      .map(([key, count]) => [key, Math.round((count / Math.max(1, this.samples)) * scale) / scale]);
   }
 
   private async sample(): Promise<void> {
     if (this.busy) return;
     this.busy = true;
     try {
-      const { rows } = await this.db.query<{ app: string; state: string | null; type: string | null; event: string | null }>(
-        `SELECT application_name AS app, state, wait_event_type AS type, wait_event AS event
+      const { rows } = await this.db.query<{ app: string; state: string | null; type: string | null; event: string | null; query: string }>(
+        `SELECT application_name AS app, state, wait_event_type AS type, wait_event AS event, left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS query
          FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
         [this.database],
       );
@@ -44,6 +57,7 @@ export class WaitSampler {
         if (row.state === 'idle') continue;
         const key = `${row.app || '?'} ${row.state ?? '?'} ${row.type ? `${row.type}:${row.event}` : 'on CPU'}`;
         this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+        if (this.withStatements && row.state === 'active') this.statements.set(`${key}: ${row.query}`, (this.statements.get(`${key}: ${row.query}`) ?? 0) + 1);
       }
     } catch {
       // a missed sample
@@ -116,4 +130,14 @@ export async function pendingParts(db: Client, from: Date, to: Date): Promise<nu
     [from, to],
   );
   return Number(rows[0].n);
+}
+
+/** The activity and dead rows of the run's busiest tables (autovacuum may be off on the server). */
+export async function tableFigures(db: Client, tables: readonly string[]): Promise<Record<string, unknown>[]> {
+  const { rows } = await db.query<Record<string, unknown>>(
+    `SELECT relname AS table, n_live_tup, n_dead_tup, seq_scan, seq_tup_read, idx_scan, n_tup_upd, n_tup_hot_upd, last_autovacuum, last_autoanalyze
+     FROM pg_stat_user_tables WHERE relname = ANY($1::text[]) ORDER BY relname`,
+    [tables],
+  );
+  return rows.map((row) => Object.fromEntries(Object.entries(row).map(([name, value]) => [name, typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value])));
 }

@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { positive, runAdmin, say } from './bench-process';
 import { APPS, createBenchCompany, hostMachine, newRun, RECEIPT_DELAY_MS, withBench, type Bench, type BenchCompany, type Run } from './bench-run';
 import { numbers, type LoadRequest } from './http-load';
-import { cpuLine, DRAIN_TIMEOUT_S, measureLoad, WARMUP_S, windowDetails, type Measured } from './measure-window';
+import { DRAIN_TIMEOUT_S, measureLoad, WARMUP_S, windowDetails, type Measured } from './measure-window';
+import { cpuLine } from './phase-observer';
 import { CAMPAIGN_NOT_MEASURED, non2xxCell, OTP_TARGETS, otpVerdicts, writeOtpResults, type OtpBenchFigures, type OtpVerdicts } from './otp-results';
 import { describeMachine, fileStamp, loadFigures, submitLine, type Machine, type Revision } from './results';
 

@@ -12,7 +12,8 @@
 import { join } from 'node:path';
 import { APPS, createBenchCompany, hostMachine, newRun, RECEIPT_DELAY_MS, withBench, type Bench, type Run } from './bench-run';
 import { numbers, type LoadRequest } from './http-load';
-import { cpuLine, DRAIN_TIMEOUT_S, measureLoad, WARMUP_S, windowDetails, type Measured } from './measure-window';
+import { DRAIN_TIMEOUT_S, measureLoad, WARMUP_S, windowDetails, type Measured } from './measure-window';
+import { cpuLine } from './phase-observer';
 import { describeMachine, fileStamp, loadFigures, submitLine, type Machine, type Revision } from './results';
 import { SMS_TARGETS, smsVerdicts, writeSmsResults, type SmsBenchFigures, type TargetVerdicts } from './sms-results';
 

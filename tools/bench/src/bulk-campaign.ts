@@ -1,0 +1,207 @@
+// A bulk campaign as the bulk benchmark drives it: POST /sms/send-bulk timed from sending the
+// request to the whole answer, its way through the dispatcher followed in the run's database,
+// and what the SMSC simulator says it received.
+import { performance } from 'node:perf_hooks';
+import type { Client } from 'pg';
+import { say } from './bench-process';
+import type { Company } from './http-load';
+import { wasInterrupted } from './http-load';
+
+/** A campaign's request, serialised before the clock starts. */
+export interface CampaignRequest {
+  recipients: number;
+  json: string;
+  /** Size of the JSON body in MB (10^6 bytes). */
+  requestMB: number;
+}
+
+/** The gateway's answer to one campaign. */
+export interface Posted {
+  recipients: number;
+  requestMB: number;
+  /** HTTP status; null when no answer came (connection error or timeout). */
+  status: number | null;
+  /** From sending the request to the last byte of the answer. */
+  ms: number;
+  answeredAt: Date;
+  campaignId: string | null;
+  /** The start of a non-2xx answer, or the connection error. */
+  error: string | null;
+}
+
+const POST_TIMEOUT_MS = 300_000;
+
+/** Mode 1 of POST /sms/send-bulk: one text to `recipients`, batch_size left at its default. */
+export function campaignRequest(recipients: string[], options: { scheduledTime?: Date } = {}): CampaignRequest {
+  const body: Record<string, unknown> = { recipients, message: 'Spring sale: 20% off everything until Sunday', from: 'Bench' };
+  if (options.scheduledTime) body['scheduled_time'] = options.scheduledTime.toISOString();
+  const json = JSON.stringify(body);
+  return { recipients: recipients.length, json, requestMB: Math.round((Buffer.byteLength(json) / 1e6) * 10) / 10 };
+}
+
+export async function postCampaign(gatewayUrl: string, company: Company, request: CampaignRequest): Promise<Posted> {
+  const { recipients, requestMB } = request;
+  const headers = { 'content-type': 'application/json', 'x-api-key': company.api_key, 'x-api-secret': company.api_secret };
+  const started = performance.now();
+  try {
+    const response = await fetch(`${gatewayUrl}/sms/send-bulk`, { method: 'POST', headers, body: request.json, signal: AbortSignal.timeout(POST_TIMEOUT_MS) });
+    const text = await response.text();
+    const ms = Math.round((performance.now() - started) * 10) / 10;
+    const answeredAt = new Date();
+    if (!response.ok) return { recipients, requestMB, status: response.status, ms, answeredAt, campaignId: null, error: text.slice(0, 500) };
+    const campaignId = (JSON.parse(text) as { data?: { campaign_id?: string } }).data?.campaign_id ?? null;
+    return { recipients, requestMB, status: response.status, ms, answeredAt, campaignId, error: null };
+  } catch (error) {
+    const ms = Math.round((performance.now() - started) * 10) / 10;
+    return { recipients, requestMB, status: null, ms, answeredAt: new Date(), campaignId: null, error: (error as Error).message };
+  }
+}
+
+/** How far a campaign has got, from the messages' states alone (cheap enough to poll). */
+interface Progress {
+  messages: number;
+  /** Messages past `queued`: a one-part message leaves it when its part is submitted. */
+  submitted: number;
+  /** Messages in a final state: their receipt stored and applied. */
+  final: number;
+}
+
+async function progress(db: Client, campaignId: string): Promise<Progress> {
+  const { rows } = await db.query<{ messages: string; submitted: string; final: string }>(
+    `SELECT count(*) AS messages, count(*) FILTER (WHERE status <> 'queued') AS submitted,
+            count(*) FILTER (WHERE status NOT IN ('scheduled', 'queued', 'sent')) AS final
+     FROM messages WHERE campaign_id = $1`,
+    [campaignId],
+  );
+  return { messages: Number(rows[0].messages), submitted: Number(rows[0].submitted), final: Number(rows[0].final) };
+}
+
+/** What the benchmark saw while following a campaign. */
+export interface Followed {
+  /** Seconds after acceptance at which a poll first found every message submitted / final; null: not seen. */
+  seenSubmittedAfterS: number | null;
+  seenFinalAfterS: number | null;
+  /** Seconds after acceptance at which the simulator's GET /stats first counted every part accepted; null: not seen. */
+  simulatorGotAllAfterS: number | null;
+  last: Progress;
+  /** Parts the simulator accepted for this campaign at the last poll. */
+  simulatorAccepted: number | null;
+  timedOut: boolean;
+  polls: number;
+  /** The polls' own time in the database: what the benchmark added to the run's load. */
+  pollQueryMsTotal: number;
+}
+
+export interface FollowOptions {
+  pollMs: number;
+  timeoutS: number;
+  /** The simulator's inspection API, and its `accepted` count before the campaign. */
+  simulator?: { url: string; acceptedBefore: number };
+}
+
+/** One poll of the database (and the simulator): what it saw, and when, into `followed`. */
+async function poll(db: Client, campaignId: string, total: number, options: FollowOptions, followed: Followed, since: () => number): Promise<void> {
+  const started = performance.now();
+  followed.last = await progress(db, campaignId);
+  followed.polls += 1;
+  followed.pollQueryMsTotal = Math.round(followed.pollQueryMsTotal + performance.now() - started);
+  if (followed.seenSubmittedAfterS === null && followed.last.submitted >= total) followed.seenSubmittedAfterS = since();
+  if (followed.last.final >= total) followed.seenFinalAfterS = since();
+  if (!options.simulator || followed.simulatorGotAllAfterS !== null) return;
+  const accepted = (await simulatorStats(options.simulator.url))?.['accepted'];
+  if (accepted === undefined) return;
+  followed.simulatorAccepted = accepted - options.simulator.acceptedBefore;
+  if (followed.simulatorAccepted >= total) followed.simulatorGotAllAfterS = since();
+}
+
+/** Polls every `pollMs` until every message of the campaign is final, or `timeoutS` after acceptance. */
+export async function followCampaign(db: Client, campaignId: string, total: number, acceptedAt: Date, options: FollowOptions): Promise<Followed> {
+  const since = () => Math.round((Date.now() - acceptedAt.getTime()) / 100) / 10;
+  const followed: Followed = {
+    seenSubmittedAfterS: null,
+    seenFinalAfterS: null,
+    simulatorGotAllAfterS: null,
+    last: { messages: 0, submitted: 0, final: 0 },
+    simulatorAccepted: null,
+    timedOut: false,
+    polls: 0,
+    pollQueryMsTotal: 0,
+  };
+  let lastSaid = Date.now();
+  for (;;) {
+    await poll(db, campaignId, total, options, followed, since);
+    if (followed.seenFinalAfterS !== null) return followed;
+    if (since() >= options.timeoutS || wasInterrupted()) return { ...followed, timedOut: true };
+    if (Date.now() - lastSaid >= 10_000) {
+      const { messages, submitted, final } = followed.last;
+      const atSimulator = followed.simulatorAccepted === null ? '' : `, ${followed.simulatorAccepted} at the simulator`;
+      say(`  ${since()} s: ${messages} messages made, ${submitted} submitted${atSimulator}, ${final} final`);
+      lastSaid = Date.now();
+    }
+    await new Promise((wake) => setTimeout(wake, options.pollMs));
+  }
+}
+
+/** The campaign's end state and timestamps, exactly, from its parts, receipts and messages. */
+export interface CampaignOutcome {
+  messages: number;
+  parts: number;
+  submittedParts: number;
+  receiptsStored: number;
+  finalMessages: number;
+  deliveredMessages: number;
+  /** Seconds from acceptance to the last part's submitted_at / receipt's received_at / message's completed_at. */
+  lastSubmittedAfterS: number | null;
+  lastReceiptAfterS: number | null;
+  lastFinalAfterS: number | null;
+}
+
+export async function campaignOutcome(db: Client, campaignId: string, acceptedAt: Date): Promise<CampaignOutcome> {
+  const parts = await db.query<Record<string, string | Date | null>>(
+    `SELECT count(*) AS parts, count(p.submitted_at) AS submitted, max(p.submitted_at) AS last_submitted,
+            count(r.carrier_message_id) AS receipts, max(r.received_at) AS last_receipt
+     FROM messages m JOIN message_parts p ON p.message_id = m.id
+     LEFT JOIN carrier_receipts r ON r.carrier_message_id = p.carrier_message_id
+     WHERE m.campaign_id = $1`,
+    [campaignId],
+  );
+  const messages = await db.query<Record<string, string | Date | null>>(
+    `SELECT count(*) AS messages, count(*) FILTER (WHERE status NOT IN ('scheduled', 'queued', 'sent')) AS final,
+            count(*) FILTER (WHERE status = 'delivered') AS delivered, max(completed_at) AS last_final
+     FROM messages WHERE campaign_id = $1`,
+    [campaignId],
+  );
+  const p = parts.rows[0];
+  const m = messages.rows[0];
+  const after = (at: string | Date | null) => (at === null ? null : Math.round((new Date(at).getTime() - acceptedAt.getTime()) / 100) / 10);
+  return {
+    messages: Number(m['messages']),
+    parts: Number(p['parts']),
+    submittedParts: Number(p['submitted']),
+    receiptsStored: Number(p['receipts']),
+    finalMessages: Number(m['final']),
+    deliveredMessages: Number(m['delivered']),
+    lastSubmittedAfterS: after(p['last_submitted']),
+    lastReceiptAfterS: after(p['last_receipt']),
+    lastFinalAfterS: after(m['last_final']),
+  };
+}
+
+/** A scheduled campaign as stored: its recipients, status and batches. */
+export async function storedCampaign(db: Client, campaignId: string): Promise<{ accepted: number; status: string; batches: number } | null> {
+  const { rows } = await db.query<{ accepted: number; status: string; batches: string }>(
+    `SELECT accepted, status, (SELECT count(*) FROM campaign_batches b WHERE b.campaign_id = c.id) AS batches FROM campaigns c WHERE id = $1`,
+    [campaignId],
+  );
+  return rows[0] ? { accepted: rows[0].accepted, status: rows[0].status, batches: Number(rows[0].batches) } : null;
+}
+
+/** GET /stats of the simulator: submit_sm received and accepted, receipts sent. */
+export async function simulatorStats(simulatorUrl: string): Promise<Record<string, number> | null> {
+  try {
+    const response = await fetch(`${simulatorUrl}/stats`, { signal: AbortSignal.timeout(5_000) });
+    return response.ok ? ((await response.json()) as Record<string, number>) : null;
+  } catch {
+    return null;
+  }
+}
