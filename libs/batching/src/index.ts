@@ -1,1 +1,2 @@
 export * from './group-commit';
+export * from './in-flight';

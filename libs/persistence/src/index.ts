@@ -3,3 +3,4 @@ export * from './migrations';
 export * from './data-source';
 export * from './repositories';
 export * from './database.module';
+export * from './advisory-locks';

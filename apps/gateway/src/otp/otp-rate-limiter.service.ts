@@ -7,6 +7,8 @@ import { GatewayEnv } from '../gateway.env';
 
 const MINUTE_MS = 60_000;
 const DEFAULT_LIMIT = 20;
+/** How long a company's limit is used without reading it again: an operator's change takes effect within this. */
+const LIMIT_TTL_MS = 5_000;
 
 /**
  * OTP sends (and resends) per rolling minute per company: 20 unless an operator set another limit
@@ -16,6 +18,7 @@ const DEFAULT_LIMIT = 20;
 export class OtpRateLimiter implements OnApplicationShutdown {
   private readonly redis: Redis;
   private readonly limiter: SlidingWindowLimiter;
+  private readonly limits = new Map<string, { limit: number; at: number }>();
 
   constructor(
     config: GatewayEnv,
@@ -42,7 +45,12 @@ export class OtpRateLimiter implements OnApplicationShutdown {
     this.redis.disconnect();
   }
 
+  /** Read on every send otherwise: cached a few seconds, as the price table is. */
   private async limitOf(companyId: string): Promise<number> {
-    return (await this.companies.findById(companyId))?.otpRateLimit ?? DEFAULT_LIMIT;
+    const cached = this.limits.get(companyId);
+    if (cached && Date.now() - cached.at < LIMIT_TTL_MS) return cached.limit;
+    const limit = (await this.companies.findById(companyId))?.otpRateLimit ?? DEFAULT_LIMIT;
+    this.limits.set(companyId, { limit, at: Date.now() });
+    return limit;
   }
 }

@@ -82,46 +82,7 @@ export class OtpSendDto {
   expiry_minutes?: unknown;
 }
 
-/** POST /otp/verify: `verification_id` + code, or `appid` + `recipient` + code. */
-export class OtpVerifyDto {
-  @ApiPropertyOptional({ description: 'The id POST /otp/send answered' })
-  @IsOptional()
-  @IsString({ message: 'verification_id must be a string' })
-  @MaxLength(100, { message: 'verification_id is too long' })
-  verification_id?: string;
-
-  @ApiPropertyOptional({ description: 'With `recipient`, instead of `verification_id`: the newest pending OTP of that number' })
-  @IsOptional()
-  @IsString({ message: 'appid must be a string' })
-  @MaxLength(100, { message: 'appid is too long' })
-  appid?: string;
-
-  @ApiPropertyOptional({ description: 'Alias: `phone`' })
-  @IsOptional()
-  @IsString({ message: 'recipient must be a string' })
-  @MaxLength(32, { message: 'recipient is too long' })
-  recipient?: string;
-
-  @ApiPropertyOptional({ description: 'Alias of `recipient`' })
-  @IsOptional()
-  @IsString({ message: 'phone must be a string' })
-  @MaxLength(32, { message: 'phone is too long' })
-  phone?: string;
-
-  @ApiPropertyOptional({ example: '482910', description: 'The code (required). Alias: `code`.' })
-  @IsOptional()
-  @IsString({ message: 'otp_code must be a string' })
-  @MaxLength(16, { message: 'otp_code is too long' })
-  otp_code?: string;
-
-  @ApiPropertyOptional({ description: 'Alias of `otp_code`' })
-  @IsOptional()
-  @IsString({ message: 'code must be a string' })
-  @MaxLength(16, { message: 'code is too long' })
-  code?: string;
-}
-
-/** POST /otp/resend: `verification_id`, or `appid` + `recipient`. */
+/** Which OTP: `verification_id`, or `appid` + `recipient`. The body of POST /otp/resend. */
 export class OtpResendDto {
   @ApiPropertyOptional({ description: 'The id POST /otp/send answered' })
   @IsOptional()
@@ -146,4 +107,19 @@ export class OtpResendDto {
   @IsString({ message: 'phone must be a string' })
   @MaxLength(32, { message: 'phone is too long' })
   phone?: string;
+}
+
+/** POST /otp/verify: which OTP (as for a resend) and the code. */
+export class OtpVerifyDto extends OtpResendDto {
+  @ApiPropertyOptional({ example: '482910', description: 'The code (required). Alias: `code`.' })
+  @IsOptional()
+  @IsString({ message: 'otp_code must be a string' })
+  @MaxLength(16, { message: 'otp_code is too long' })
+  otp_code?: string;
+
+  @ApiPropertyOptional({ description: 'Alias of `otp_code`' })
+  @IsOptional()
+  @IsString({ message: 'code must be a string' })
+  @MaxLength(16, { message: 'code is too long' })
+  code?: string;
 }

@@ -1,3 +1,4 @@
+import { lockKeysInOrder } from '@mp/persistence';
 import type { EntityManager } from 'typeorm';
 
 /*
@@ -12,16 +13,9 @@ import type { EntityManager } from 'typeorm';
  * Serialises the two writers of one carrier id — the receipt and the recording of the submit
  * response — so the second always sees the first: otherwise, running at the same moment, each
  * could look for the other before it committed, and the receipt would never be applied.
- * Sorting by the key itself (not by the id) keeps the order total even if two ids share a key.
- * OFFSET 0 keeps the subquery, and so its ORDER BY, below the calls that take the locks.
  */
 export async function lockCarrierIds(manager: EntityManager, carrierMessageIds: readonly string[]): Promise<void> {
-  if (carrierMessageIds.length === 0) return;
-  await manager.query(
-    `SELECT pg_advisory_xact_lock(keys.key)
-     FROM (SELECT DISTINCT hashtextextended(id, 0) AS key FROM unnest($1::text[]) AS id ORDER BY key OFFSET 0) keys`,
-    [carrierMessageIds],
-  );
+  await lockKeysInOrder(manager, carrierMessageIds);
 }
 
 /** Locks the message rows (those that exist) in id order; every part and message write comes after. */

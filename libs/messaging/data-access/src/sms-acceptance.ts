@@ -1,4 +1,4 @@
-import { GroupCommit } from '@mp/batching';
+import { GroupCommit, InFlight } from '@mp/batching';
 import type { Money, PriceRule } from '@mp/billing-domain';
 import type { SmsEncoding } from '@mp/messaging-domain';
 import type { OutboxJob } from '@mp/persistence';
@@ -47,14 +47,14 @@ export interface SmsAcceptanceOptions {
  */
 export class SmsAcceptanceService {
   private readonly batcher: GroupCommit<PreparedSend, { balance: Money }>;
-  private readonly relays = new Set<Promise<unknown>>();
+  private readonly relays = new InFlight();
 
   constructor(db: DataSource, options: SmsAcceptanceOptions = {}) {
     const onCommitted = options.onCommitted;
     this.batcher = new GroupCommit(
       async (sends) => {
         const written = await writeAcceptances(db, sends);
-        if (onCommitted && written.outbox.jobs.length > 0) this.track(onCommitted(written.outbox));
+        if (onCommitted && written.outbox.jobs.length > 0) this.relays.track(onCommitted(written.outbox));
         return written.outcomes;
       },
       { maxBatch: options.maxBatch ?? 256, concurrency: options.concurrency ?? 2 },
@@ -82,11 +82,7 @@ export class SmsAcceptanceService {
   /** Resolves when every accepted send is committed and its jobs handed to the queue (shutdown). */
   async idle(): Promise<void> {
     await this.batcher.idle();
-    await Promise.allSettled([...this.relays]);
+    await this.relays.settled();
   }
 
-  private track(relay: Promise<unknown>): void {
-    const settled = relay.catch(() => undefined).finally(() => this.relays.delete(settled));
-    this.relays.add(settled);
-  }
 }

@@ -1,4 +1,5 @@
 import { blockLookbackStart, blockUntil, retryAfterSeconds } from '@mp/otp-domain';
+import { lockKeysInOrder } from '@mp/persistence';
 import type { EntityManager } from 'typeorm';
 import { OtpBlockedError } from './otp-errors';
 
@@ -7,7 +8,12 @@ import { OtpBlockedError } from './otp-errors';
  * wrong codes are all counted and a block cannot be slipped past by arriving at the same moment.
  */
 export async function lockRecipient(manager: EntityManager, applicationId: string, recipient: string): Promise<void> {
-  await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`otp:${applicationId}:${recipient}`]);
+  await lockKeysInOrder(manager, [recipientLockKey(applicationId, recipient)]);
+}
+
+/** The advisory lock key of one recipient of one application (sends lock many of them at once). */
+export function recipientLockKey(applicationId: string, recipient: string): string {
+  return `otp:${applicationId}:${recipient}`;
 }
 
 /** When the recipient's block ends, or null when there is none; counted from the wrong codes recorded. */

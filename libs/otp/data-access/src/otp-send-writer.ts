@@ -1,9 +1,10 @@
 import type { ItemOutcome } from '@mp/batching';
 import { formatMoney, planCharges, type ChargeDecision, type Money } from '@mp/billing-domain';
 import { blockLookbackStart, blockUntil, retryAfterSeconds } from '@mp/otp-domain';
-import { LedgerRepository, MessageRepository, UnknownCompanyError, type NewMessage, type OutboxJob } from '@mp/persistence';
+import { LedgerRepository, lockKeysInOrder, MessageRepository, UnknownCompanyError, type NewMessage, type OutboxJob } from '@mp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { OtpBlockedError, OtpNotAffordableError } from './otp-errors';
+import { recipientLockKey } from './otp-recipient-lock';
 
 /** One OTP send, prepared outside the transaction: its row values, its message and its job. */
 export interface PreparedOtp {
@@ -72,11 +73,7 @@ async function write(db: DataSource, manager: EntityManager, sends: readonly Pre
 
 /** Locks every recipient of the group in key order, and answers when each blocked one's block ends. */
 async function lockAndFindBlocked(manager: EntityManager, sends: readonly PreparedOtp[]): Promise<Map<string, OtpBlockedError>> {
-  const keys = [...new Set(sends.map((send) => `otp:${send.applicationId}:${send.recipient}`))];
-  await manager.query(
-    `SELECT pg_advisory_xact_lock(k.key) FROM (SELECT DISTINCT hashtextextended(id, 0) AS key FROM unnest($1::text[]) AS id ORDER BY key OFFSET 0) k`,
-    [keys],
-  );
+  await lockKeysInOrder(manager, sends.map((send) => recipientLockKey(send.applicationId, send.recipient)));
   const now = sends[0].sentAt;
   const rows: { application_id: string; recipient: string; created_at: Date }[] = await manager.query(
     `SELECT a.application_id, a.recipient, a.created_at FROM otp_attempts a

@@ -1,5 +1,5 @@
 import type { ApplicationSettings } from '@mp/accounts-domain';
-import { GroupCommit } from '@mp/batching';
+import { GroupCommit, InFlight } from '@mp/batching';
 import type { Money, PriceRule } from '@mp/billing-domain';
 import { expiresAt, generateOtpCode, hashOtpCode, type OtpChannel } from '@mp/otp-domain';
 import type { OutboxJob } from '@mp/persistence';
@@ -55,7 +55,7 @@ export interface OtpSenderOptions {
 export class OtpSender {
   private readonly now: () => Date;
   private readonly batcher: GroupCommit<PreparedOtp, { balance: Money }>;
-  private readonly relays = new Set<Promise<unknown>>();
+  private readonly relays = new InFlight();
 
   constructor(
     db: DataSource,
@@ -68,7 +68,7 @@ export class OtpSender {
       async (sends) => {
         const written = await writeOtpSends(db, sends);
         // Not awaited: the answer does not wait for Redis (the outbox already holds the jobs).
-        if (onCommitted && written.outbox.jobs.length > 0) this.track(onCommitted(written.outbox));
+        if (onCommitted && written.outbox.jobs.length > 0) this.relays.track(onCommitted(written.outbox));
         return written.outcomes;
       },
       { maxBatch: options.maxBatch ?? 200, concurrency: 2 },
@@ -85,13 +85,9 @@ export class OtpSender {
   /** Resolves when every send is committed and its jobs handed to the queue (shutdown). */
   async idle(): Promise<void> {
     await this.batcher.idle();
-    await Promise.allSettled([...this.relays]);
+    await this.relays.settled();
   }
 
-  private track(relay: Promise<unknown>): void {
-    const settled = relay.catch(() => undefined).finally(() => this.relays.delete(settled));
-    this.relays.add(settled);
-  }
 
   private prepare(command: OtpSendCommand, prices: readonly PriceRule[]): PreparedOtp {
     const now = this.now();

@@ -1,0 +1,16 @@
+import type { EntityManager } from 'typeorm';
+
+/**
+ * Takes transaction-scoped advisory locks on these keys, in one statement and in the order of
+ * their lock values, so that any number of transactions locking overlapping sets cannot wait on
+ * each other in a cycle. Sorting by the lock value (not the key) keeps the order total even if two
+ * keys share a value; OFFSET 0 keeps the subquery, and so its ORDER BY, below the locking calls.
+ */
+export async function lockKeysInOrder(manager: EntityManager, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  await manager.query(
+    `SELECT pg_advisory_xact_lock(locks.value)
+     FROM (SELECT DISTINCT hashtextextended(key, 0) AS value FROM unnest($1::text[]) AS key ORDER BY value OFFSET 0) locks`,
+    [keys],
+  );
+}
