@@ -79,6 +79,17 @@ export class SmsDispatcherEnv extends WorkerEnv {
   @Max(1000)
   SMPP_WINDOW: number = 20;
 
+  /**
+   * Parts sent (or waiting for a bind's window) whose submit_sm_resp is not yet recorded, at most:
+   * what a crash can make the next dispatcher send again (with the same user_message_reference,
+   * for a carrier's duplicate filter). A free slot goes to an OTP before a single send, and to a
+   * single send before a campaign's part.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  SUBMIT_MAX_UNRECORDED: number = 1000;
+
   /** submit_sm per second per bind that the carrier allows; 0 = unlimited. */
   @IsInt()
   @Min(0)

@@ -102,7 +102,7 @@ export class SmppConnection {
   submit(part: OutgoingPart): Promise<SubmitOutcome> {
     if (this.state === 'closing' || this.state === 'closed') return Promise.resolve(noResponse('the connection is closed'));
     const built = submitSmParameters(part);
-    return built.ok ? this.window.submit(built.parameters) : Promise.resolve(built.outcome);
+    return built.ok ? this.window.submit(built.parameters, part.lane) : Promise.resolve(built.outcome);
   }
 
   /**

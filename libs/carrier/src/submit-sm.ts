@@ -1,6 +1,15 @@
 import { destinationAddress, sourceAddress } from './addressing';
 import { CommandStatus, describeStatus } from './command-status';
 
+/** Who waits for a part, most urgent first: a one-time password, a single send, a campaign's. */
+export const TRAFFIC_LANES = ['urgent', 'normal', 'bulk'] as const;
+export type TrafficLane = (typeof TRAFFIC_LANES)[number];
+
+/** The lane's rank, 0 the most urgent. */
+export function laneIndex(lane: TrafficLane): number {
+  return TRAFFIC_LANES.indexOf(lane);
+}
+
 /** One SMS part, encoded and split by the caller. */
 export interface OutgoingPart {
   /** Alphanumeric sender (up to 11 characters) or a number. */
@@ -15,6 +24,8 @@ export interface OutgoingPart {
   /** 0..65535, sent as user_message_reference so that a resubmission can be recognised. */
   userMessageReference: number;
   registeredDelivery: boolean;
+  /** Which waiting parts go first on a bind; default 'normal'. */
+  lane?: TrafficLane;
 }
 
 export type SubmitOutcome =

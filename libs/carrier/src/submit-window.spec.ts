@@ -35,6 +35,19 @@ describe('SubmitWindow', () => {
     ]);
   });
 
+  it('sends waiting urgent parts before normal ones and normal before bulk, whenever they came', () => {
+    const window = new SubmitWindow({ ...options, windowSize: 1 });
+    const { sender, sent } = fakeSender();
+    window.resume(sender);
+    void window.submit({ n: 'bulk-1' }, 'bulk');
+    void window.submit({ n: 'bulk-2' }, 'bulk');
+    void window.submit({ n: 'bulk-3' }, 'bulk');
+    void window.submit({ n: 'normal' });
+    void window.submit({ n: 'otp' }, 'urgent');
+    for (let i = 0; i < 4; i += 1) sent[i].answer(0, `id-${i}`);
+    expect(sent.map((item) => item.parameters['n'])).toEqual(['bulk-1', 'otp', 'normal', 'bulk-2', 'bulk-3']);
+  });
+
   it('sends no faster than maxPerSecond', () => {
     const window = new SubmitWindow({ ...options, windowSize: 100, maxPerSecond: 10 });
     const { sender, sent } = fakeSender();

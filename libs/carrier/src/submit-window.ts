@@ -1,6 +1,7 @@
+import { LaneQueue } from '@mp/batching';
 import type { PDU } from 'smpp';
 import { CommandStatus, describeStatus, isPermanentStatus, NO_RESPONSE } from './command-status';
-import type { SubmitOutcome } from './submit-sm';
+import { laneIndex, TRAFFIC_LANES, type SubmitOutcome, type TrafficLane } from './submit-sm';
 import { burstFor, TokenBucket } from './token-bucket';
 
 /** Sends one submit_sm; false when it could not be written. */
@@ -29,12 +30,13 @@ interface InFlight {
 export const noResponse = (reason: string): SubmitOutcome => ({ ok: false, permanent: false, commandStatus: NO_RESPONSE, reason });
 
 /**
- * The submit_sm of one bind: sent in order, at most windowSize waiting for their response, no
- * faster than a token bucket allows. While there is no bind (no sender), submits wait for one for
+ * The submit_sm of one bind: sent most urgent lane first (an OTP never waits behind a campaign's
+ * parts), in order within a lane, at most windowSize waiting for their response, no faster than a
+ * token bucket allows. While there is no bind (no sender), submits wait for one for
  * up to responseTimeoutMs.
  */
 export class SubmitWindow {
-  private readonly waiting: Waiting[] = [];
+  private readonly waiting = new LaneQueue<Waiting>(TRAFFIC_LANES.length);
   private readonly inFlight = new Set<InFlight>();
   private readonly bucket: TokenBucket;
   private sender: SubmitSender | null = null;
@@ -50,10 +52,10 @@ export class SubmitWindow {
     return this.inFlight.size;
   }
 
-  submit(parameters: Record<string, unknown>): Promise<SubmitOutcome> {
+  submit(parameters: Record<string, unknown>, lane: TrafficLane = 'normal'): Promise<SubmitOutcome> {
     return new Promise((resolve) => {
       const waiting: Waiting = { parameters, resolve };
-      this.waiting.push(waiting);
+      this.waiting.push(waiting, laneIndex(lane));
       if (!this.sender) this.armUnboundTimer(waiting);
       this.pump();
     });
@@ -62,7 +64,7 @@ export class SubmitWindow {
   /** Bound: sending starts. */
   resume(sender: SubmitSender): void {
     this.sender = sender;
-    for (const waiting of this.waiting) clearTimeout(waiting.unboundTimer);
+    for (const waiting of this.waiting.toArray()) clearTimeout(waiting.unboundTimer);
     this.pump();
   }
 
@@ -70,14 +72,14 @@ export class SubmitWindow {
   suspend(reason: string): void {
     this.sender = null;
     for (const entry of [...this.inFlight]) this.settle(entry, noResponse(reason));
-    for (const waiting of this.waiting) this.armUnboundTimer(waiting);
+    for (const waiting of this.waiting.toArray()) this.armUnboundTimer(waiting);
   }
 
   /** Fails every submit not sent yet, and sends no more. */
   drop(reason: string): void {
     clearTimeout(this.pumpTimer);
     this.pumpTimer = undefined;
-    for (const waiting of this.waiting.splice(0)) {
+    for (const waiting of this.waiting.drain()) {
       clearTimeout(waiting.unboundTimer);
       waiting.resolve(noResponse(reason));
     }
@@ -126,9 +128,7 @@ export class SubmitWindow {
   private armUnboundTimer(waiting: Waiting): void {
     clearTimeout(waiting.unboundTimer);
     waiting.unboundTimer = setTimeout(() => {
-      const index = this.waiting.indexOf(waiting);
-      if (index < 0) return;
-      this.waiting.splice(index, 1);
+      if (!this.waiting.remove(waiting)) return;
       waiting.resolve(noResponse(`not bound to ${this.options.target} within ${this.options.responseTimeoutMs} ms`));
     }, this.options.responseTimeoutMs);
   }

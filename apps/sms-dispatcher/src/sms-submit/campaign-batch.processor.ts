@@ -30,7 +30,7 @@ export class CampaignBatchProcessor {
     if (work.kind === 'nothing') return { skipped: work.status };
     let submitted = 0;
     for (let start = 0; start < work.messageIds.length; start += CHUNK) {
-      submitted += (await this.submitter.submit(work.messageIds.slice(start, start + CHUNK), context.attempt)).submitted;
+      submitted += (await this.submitter.submit(work.messageIds.slice(start, start + CHUNK), context.attempt, 'bulk')).submitted;
     }
     await this.batches.finish(data.batchId);
     this.logger.log({ msg: 'campaign batch dispatched', batchId: data.batchId, campaignId: work.campaignId, messages: work.messageIds.length, submitted });

@@ -9,12 +9,15 @@ export class SmsSubmitProcessor {
 
   @JobHandler(QueueName.SmsDispatch, 'sms.submit')
   handle(data: JobDataOf<typeof QueueName.SmsDispatch, 'sms.submit'>, context: JobContext) {
-    return this.submitter.submit(data.messageIds, context.attempt);
+    return this.submitter.submit(data.messageIds, context.attempt, 'normal');
   }
 
-  /** OTP texts: the same submission, from their own queue so they never wait behind a campaign. */
+  /**
+   * OTP texts: the same submission, from their own queue and in the urgent lane, so they never
+   * wait behind a campaign's jobs nor behind its parts at the carrier.
+   */
   @JobHandler(QueueName.OtpDispatch, 'sms.submit')
   handleOtp(data: JobDataOf<typeof QueueName.OtpDispatch, 'sms.submit'>, context: JobContext) {
-    return this.submitter.submit(data.messageIds, context.attempt);
+    return this.submitter.submit(data.messageIds, context.attempt, 'urgent');
   }
 }

@@ -1,6 +1,8 @@
+import { LanePermits } from '@mp/batching';
+import { laneIndex, TRAFFIC_LANES, type TrafficLane } from '@mp/carrier';
 import { Injectable, Logger } from '@nestjs/common';
 import { concatenationReference, DispatchStore, type DispatchMessage } from '@mp/messaging';
-import { encodeSmsParts, splitSms } from '@mp/messaging-domain';
+import { encodeSmsParts, splitSms, type EncodedPart } from '@mp/messaging-domain';
 import { openText, parseTextKey } from '@mp/otp-domain';
 import { QUEUE_POLICIES, QueueName } from '@mp/queue-contracts';
 import { OutboxRelay } from '@mp/queue-runtime';
@@ -30,6 +32,8 @@ export class SmsSubmitter {
   private readonly logger = new Logger('SmsSubmitter');
   private readonly store: DispatchStore;
   private readonly textKey: Buffer;
+  /** Bounds the parts in doubt (sent, response not recorded): what a crash makes the next run send again. */
+  private readonly unrecorded: LanePermits;
 
   constructor(
     dataSource: DataSource,
@@ -40,20 +44,22 @@ export class SmsSubmitter {
   ) {
     this.store = new DispatchStore(dataSource);
     this.textKey = parseTextKey(config.OTP_TEXT_KEY);
+    this.unrecorded = new LanePermits(config.SUBMIT_MAX_UNRECORDED, TRAFFIC_LANES.length);
   }
 
   /**
    * `attempt` is the job's attempt number: on the last one, parts still refused are failed (and
-   * refunded). Throws, so the job retries, if any part was refused for now (throttled, no bind).
+   * refunded). `lane` says whose parts go first. Throws, so the job retries, if any part was
+   * refused for now (throttled, no bind).
    */
-  async submit(messageIds: readonly string[], attempt = 1): Promise<SubmitSummary> {
+  async submit(messageIds: readonly string[], attempt = 1, lane: TrafficLane = 'normal'): Promise<SubmitSummary> {
     const messages = await this.store.loadMany(messageIds);
     if (messages.length === 0) throw new UnrecoverableError(`none of the ${messageIds.length} messages exists`);
     if (messages.length < messageIds.length) {
       this.logger.error({ msg: 'some messages of the job do not exist', wanted: messageIds.length, found: messages.length });
     }
     const lastAttempt = attempt >= QUEUE_POLICIES[QueueName.SmsDispatch].attempts;
-    const results = await Promise.allSettled(messages.map((message) => this.submitMessage(message, lastAttempt)));
+    const results = await Promise.allSettled(messages.map((message) => this.submitMessage(message, lastAttempt, lane)));
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (refused.length > 0) {
       throw new Error(`${refused.length} of ${messages.length} messages not accepted yet; first: ${String(refused[0].reason)}`);
@@ -67,7 +73,7 @@ export class SmsSubmitter {
   }
 
   /** Parts submitted, or null if the message had nothing to send. */
-  private async submitMessage(message: DispatchMessage, lastAttempt: boolean): Promise<number | null> {
+  private async submitMessage(message: DispatchMessage, lastAttempt: boolean, lane: TrafficLane): Promise<number | null> {
     if (NOTHING_TO_SEND.has(message.status)) return null;
     if (message.status === 'scheduled' && (await this.store.release(message.id)) !== 'queued') return null;
     // An OTP's text is opened only here, just before it goes to the carrier.
@@ -76,28 +82,46 @@ export class SmsSubmitter {
     let submitted = 0;
     for (const part of message.parts) {
       if (part.status !== 'pending') continue;
-      const bytes = encoded[part.index - 1];
-      const outcome = await this.carrier.submit(message.route, {
-        source: message.sender,
-        destination: message.recipient,
-        dataCoding: bytes.dataCoding,
-        udh: bytes.udh,
-        payload: bytes.payload,
-        userMessageReference: part.userMessageReference,
-        registeredDelivery: true,
-      });
-      if (outcome.ok) {
-        await this.recorder.submitted({ messageId: message.id, partIndex: part.index, carrierMessageId: outcome.carrierMessageId });
-        submitted += 1;
-      } else if (outcome.permanent || lastAttempt) {
-        this.logger.warn({ msg: 'part failed for good', messageId: message.id, part: part.index, reason: outcome.reason, lastAttempt });
-        const { outbox } = await this.store.recordPartFailed(message.id, part.index, `smpp:${outcome.commandStatus}`, outcome.reason);
-        if (outbox.jobs.length > 0) await this.relay.relay(outbox.ids, outbox.jobs);
-      } else {
-        // Transient (throttled, no bind, timeout): BullMQ retries with backoff; recorded parts are kept.
-        throw new Error(`part ${part.index} of ${message.id} not accepted yet: ${outcome.reason}`);
+      const release = await this.unrecorded.acquire(laneIndex(lane));
+      try {
+        if (await this.submitPart(message, part.index, part.userMessageReference, encoded[part.index - 1], lane, lastAttempt)) submitted += 1;
+      } finally {
+        release();
       }
     }
     return submitted;
+  }
+
+  /** Sends one part and records what came of it: true once it is recorded as submitted. */
+  private async submitPart(
+    message: DispatchMessage,
+    partIndex: number,
+    userMessageReference: number,
+    bytes: EncodedPart,
+    lane: TrafficLane,
+    lastAttempt: boolean,
+  ): Promise<boolean> {
+    const outcome = await this.carrier.submit(message.route, {
+      source: message.sender,
+      destination: message.recipient,
+      dataCoding: bytes.dataCoding,
+      udh: bytes.udh,
+      payload: bytes.payload,
+      userMessageReference,
+      registeredDelivery: true,
+      lane,
+    });
+    if (outcome.ok) {
+      await this.recorder.submitted({ messageId: message.id, partIndex, carrierMessageId: outcome.carrierMessageId });
+      return true;
+    }
+    if (outcome.permanent || lastAttempt) {
+      this.logger.warn({ msg: 'part failed for good', messageId: message.id, part: partIndex, reason: outcome.reason, lastAttempt });
+      const { outbox } = await this.store.recordPartFailed(message.id, partIndex, `smpp:${outcome.commandStatus}`, outcome.reason);
+      if (outbox.jobs.length > 0) await this.relay.relay(outbox.ids, outbox.jobs);
+      return false;
+    }
+    // Transient (throttled, no bind, timeout): BullMQ retries with backoff; recorded parts are kept.
+    throw new Error(`part ${partIndex} of ${message.id} not accepted yet: ${outcome.reason}`);
   }
 }

@@ -1,0 +1,49 @@
+/**
+ * A FIFO queue per lane, read most urgent lane first: an item in lane 0 always leaves before
+ * one in lane 1, whenever either arrived; within a lane, in arrival order.
+ */
+export class LaneQueue<T> {
+  private readonly lanes: T[][];
+
+  constructor(laneCount: number) {
+    if (!(laneCount >= 1)) throw new RangeError('laneCount must be at least 1');
+    this.lanes = Array.from({ length: laneCount }, () => []);
+  }
+
+  get length(): number {
+    return this.lanes.reduce((sum, lane) => sum + lane.length, 0);
+  }
+
+  /** Adds the item at the end of its lane (a lane past the last counts as the last). */
+  push(item: T, lane: number): void {
+    this.lanes[Math.min(Math.max(0, Math.trunc(lane)), this.lanes.length - 1)].push(item);
+  }
+
+  /** The first item of the most urgent lane that has one. */
+  shift(): T | undefined {
+    for (const lane of this.lanes) if (lane.length > 0) return lane.shift();
+    return undefined;
+  }
+
+  /** Takes the item out wherever it waits; false if it was not there. */
+  remove(item: T): boolean {
+    for (const lane of this.lanes) {
+      const index = lane.indexOf(item);
+      if (index >= 0) {
+        lane.splice(index, 1);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Every item, most urgent first, leaving the queue empty. */
+  drain(): T[] {
+    return this.lanes.flatMap((lane) => lane.splice(0));
+  }
+
+  /** Every item, most urgent first, leaving them in place. */
+  toArray(): T[] {
+    return this.lanes.flat();
+  }
+}
