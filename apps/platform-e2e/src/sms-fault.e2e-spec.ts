@@ -2,28 +2,23 @@ import { parseMoney } from '@mp/billing-domain';
 import { parsePhoneNumber } from '@mp/messaging-domain';
 import { admin, freePort, startAppProcess, startStack, type AppProcess, type RunningStack } from '@mp/testing';
 import { Client } from 'pg';
+import {
+  dispatcherWarnings,
+  FINAL_STATES as FINAL,
+  finalStateReport,
+  killDispatcherMidway,
+  ledgerTotals,
+  messagesWithTwoFinalEvents,
+  simulatorClient,
+  sleep,
+  wrongCopies,
+  type KillSnapshot,
+} from './support/dispatcher-fault';
 
 interface Company {
   company_id: string;
   api_key: string;
   api_secret: string;
-}
-interface SimulatorStats {
-  submits: number;
-  accepted: number;
-  duplicates_dropped: number;
-  throttled: number;
-  rejected: number;
-  receipts_sent: number;
-  binds: number;
-  max_outstanding: number;
-}
-interface Handset {
-  message_id: string;
-  to: string;
-  text: string;
-  parts: number;
-  received_at: string;
 }
 interface Sent {
   to: string;
@@ -31,39 +26,23 @@ interface Sent {
   messageId: string;
   cost: number;
 }
-/** What the test saw at the moment the dispatcher was killed. */
-interface KillSnapshot {
-  /** When SIGKILL was sent (UTC, as the diagnostics' database times are). */
-  at: string;
-  /** simulator `accepted` when the kill was decided (the trigger). */
-  acceptedAtTrigger: number;
-  /** Sends answered by the gateway by then. */
-  sentAtTrigger: number;
-  /** Once the dispatcher had exited: parts of this run the handsets show (each accepted once). */
-  acceptedByCarrier: number;
-  /** ...and parts the dead dispatcher had recorded as submitted. */
-  recorded: number;
-}
 
 const MESSAGES = 1000;
 const CONCURRENCY = 20;
 const KILL_AT_ACCEPTED = 300;
 const SMPP_WINDOW = 20;
 const SMPP_BINDS = 2;
-/** The most submit_sm the dispatcher can have without a recorded response: its window on every bind. */
-const MAX_IN_FLIGHT = SMPP_WINDOW * SMPP_BINDS;
+/** The most parts the dispatcher may have sent without their response recorded (SUBMIT_MAX_UNRECORDED). */
+const MAX_UNRECORDED = 100;
 /** Covers every send exactly (1000 × the +33 price, 0.0100 by default) plus a margin. */
 const OPENING_BALANCE = '12';
 /** Stalled BullMQ jobs of the killed worker are retried once their lock expires (30 s) and a stall check runs (every 30 s). */
 const SETTLE_TIMEOUT_MS = 150_000;
 /** How long the first dispatcher may take to get 300 parts to the carrier. */
 const KILL_TIMEOUT_MS = 120_000;
-const FINAL = ['delivered', 'undelivered', 'expired', 'rejected', 'failed', 'cancelled'];
 
 /** 1000 distinct French mobile numbers: +33 6 10 00 00 00 … +33 6 10 00 09 99. */
 const numberAt = (i: number): string => `+33610${String(i).padStart(6, '0')}`;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The issue's fault test: SIGKILL the sms-dispatcher in the middle of 1000 sends, start it again,
@@ -74,7 +53,7 @@ describe('SMS delivery survives a SIGKILL of the dispatcher', () => {
   let stack: RunningStack | undefined;
   let db: Client;
   let company: Company;
-  let simulatorUrl: string;
+  let simulator: ReturnType<typeof simulatorClient>;
   let dispatcherEnv: Record<string, string>;
   const dispatchers: AppProcess[] = [];
   const sent: Sent[] = [];
@@ -85,8 +64,7 @@ describe('SMS delivery survives a SIGKILL of the dispatcher', () => {
   let started = 0;
   const mark = (step: string) => (timeline[step] = Date.now() - started);
 
-  const stats = async (): Promise<SimulatorStats> => (await (await fetch(`${simulatorUrl}/stats`)).json()) as SimulatorStats;
-  const handsets = async (): Promise<Handset[]> => (await (await fetch(`${simulatorUrl}/messages`)).json()) as Handset[];
+  const { stats, handsets } = { stats: () => simulator.stats(), handsets: () => simulator.handsets() };
   const ourNumbers = new Set(Array.from({ length: MESSAGES }, (_, i) => numberAt(i)));
 
   async function sendOne(i: number): Promise<void> {
@@ -129,28 +107,18 @@ describe('SMS delivery survives a SIGKILL of the dispatcher', () => {
 
   /** Waits for ~300 accepted parts, SIGKILLs the dispatcher, takes stock, and starts a new one. */
   async function killAndRespawn(sending: { done: boolean }): Promise<void> {
-    const deadline = Date.now() + KILL_TIMEOUT_MS;
-    for (;;) {
-      const { accepted } = await stats();
-      if (accepted >= KILL_AT_ACCEPTED) {
-        const acceptedAtTrigger = accepted;
-        const sentAtTrigger = sent.length;
-        mark('kill');
-        const at = new Date().toISOString();
-        const exit = await dispatchers[0].kill('SIGKILL');
-        if (exit.signal !== 'SIGKILL') throw new Error(`the dispatcher ended with ${JSON.stringify(exit)}, not by SIGKILL`);
-        // Let the simulator read what reached it before the sockets closed.
-        await sleep(500);
-        const acceptedByCarrier = (await handsets()).filter((m) => ourNumbers.has(m.to)).length;
-        kill = { at, acceptedAtTrigger, sentAtTrigger, acceptedByCarrier, recorded: await recordedParts() };
-        dispatchers.push(await startAppProcess({ app: 'sms-dispatcher', env: dispatcherEnv }));
-        mark('respawned');
-        return;
-      }
-      if (sending.done && accepted >= MESSAGES) throw new Error('every part was accepted before the kill could happen');
-      if (Date.now() > deadline) throw new Error(`only ${accepted} parts accepted by the carrier after ${KILL_TIMEOUT_MS / 1000} s: the dispatcher is not sending`);
-      await sleep(20);
-    }
+    kill = await killDispatcherMidway({
+      simulator,
+      dispatchers,
+      dispatcherEnv,
+      killAtAccepted: KILL_AT_ACCEPTED,
+      totalParts: MESSAGES,
+      numbers: ourNumbers,
+      recordedParts,
+      timeoutMs: KILL_TIMEOUT_MS,
+      sendingDone: () => sending.done,
+    });
+    mark('respawned');
   }
 
   async function finalCount(): Promise<number> {
@@ -169,7 +137,7 @@ describe('SMS delivery survives a SIGKILL of the dispatcher', () => {
     await db.query(`SET TIME ZONE 'UTC'`);
     const smppPort = String(await freePort());
     const simulatorPort = await freePort();
-    simulatorUrl = `http://127.0.0.1:${simulatorPort}`;
+    simulator = simulatorClient(`http://127.0.0.1:${simulatorPort}`);
     // A queue prefix of its own: no job another test file left in the run's queues reaches this dispatcher.
     const queuePrefix = `${process.env['QUEUE_PREFIX'] ?? 'mp-test'}-fault`;
     stack = await startStack({
@@ -181,6 +149,7 @@ describe('SMS delivery survives a SIGKILL of the dispatcher', () => {
       QUEUE_PREFIX: queuePrefix,
       SMPP_WINDOW: String(SMPP_WINDOW),
       SMPP_BINDS: String(SMPP_BINDS),
+      SUBMIT_MAX_UNRECORDED: String(MAX_UNRECORDED),
       OUTBOX_SWEEP_MS: '1000',
       LOG_LEVEL: 'warn',
     };
@@ -206,16 +175,8 @@ describe('SMS delivery survives a SIGKILL of the dispatcher', () => {
   }, 360_000);
 
   afterAll(async () => {
-    const problems = dispatchers.map((d) => ({
-      pid: d.pid,
-      warnings: d
-        .logs()
-        .split('\n')
-        .filter((line) => /"level":(40|50|60)/.test(line))
-        .slice(-10),
-    }));
     // One line of context for whoever reads the run: timings, the kill, the carrier's counters.
-    console.log(JSON.stringify({ timeline, kill, simulator: await stats().catch(String), dispatchers: problems }));
+    console.log(JSON.stringify({ timeline, kill, simulator: await stats().catch(String), dispatchers: dispatcherWarnings(dispatchers) }));
     await Promise.all(dispatchers.map((dispatcher) => dispatcher.stop()));
     await stack?.stop();
     await db?.end();
@@ -238,40 +199,8 @@ describe('SMS delivery survives a SIGKILL of the dispatcher', () => {
   });
 
   it('ends every message in exactly one final state: delivered, with every part delivered', async () => {
-    const { rows: messages } = await db.query<{ status: string; n: string }>(
-      `SELECT status, count(*) AS n FROM messages WHERE company_id = $1 GROUP BY status ORDER BY status`,
-      [company.company_id],
-    );
-    const { rows: parts } = await db.query<{ status: string; n: string }>(
-      `SELECT p.status, count(*) AS n FROM message_parts p JOIN messages m ON m.id = p.message_id
-       WHERE m.company_id = $1 GROUP BY p.status ORDER BY p.status`,
-      [company.company_id],
-    );
-    // What is stuck, if anything: which part, whether its carrier id and its receipt were recorded.
-    const { rows: stuck } = await db.query(
-      `SELECT m.recipient, m.status, p.status AS part_status,
-              CASE WHEN p.status = 'pending' THEN 'never submitted'
-                   WHEN r.carrier_message_id IS NULL THEN 'no receipt stored'
-                   WHEN r.applied_at IS NULL THEN 'receipt stored, never applied'
-                   ELSE 'receipt applied' END AS diagnosis,
-              p.carrier_message_id, r.stat AS receipt, r.applied_at IS NOT NULL AS receipt_applied,
-              to_char(m.created_at, 'HH24:MI:SS.MS') AS created, to_char(p.submitted_at, 'HH24:MI:SS.MS') AS recorded,
-              to_char(r.received_at, 'HH24:MI:SS.MS') AS receipt_received
-       FROM messages m JOIN message_parts p ON p.message_id = m.id
-       LEFT JOIN carrier_receipts r ON r.carrier_message_id = p.carrier_message_id
-       WHERE m.company_id = $1 AND NOT (m.status = ANY($2::text[]))
-       ORDER BY m.recipient LIMIT 20`,
-      [company.company_id, FINAL],
-    );
-    // When the carrier accepted each stuck part (its receipt is due SMSC_RECEIPT_DELAY_MS, 200 ms, later), against the kill.
-    const acceptedAt = new Map((await handsets()).map((m) => [m.to, m.received_at]));
-    for (const row of stuck as Record<string, unknown>[]) {
-      const at = acceptedAt.get(String(row['recipient']));
-      row['carrier_accepted'] = at ? at.slice(11, 23) : null;
-      row['kill'] = kill?.at.slice(11, 23) ?? null;
-    }
-    const count = (rows: { status: string; n: string }[]) => Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
-    expect({ messages: count(messages), parts: count(parts), stuck }).toEqual({
+    const report = await finalStateReport(db, { column: 'company_id', id: company.company_id }, await handsets(), kill?.at);
+    expect(report).toEqual({
       messages: { delivered: MESSAGES },
       parts: { delivered: MESSAGES },
       stuck: [],
@@ -282,32 +211,20 @@ describe('SMS delivery survives a SIGKILL of the dispatcher', () => {
     );
     expect(Number(timestamps[0].missing)).toBe(0);
     // The state-change events committed with the transitions: never two different final states for a message.
-    const { rows: events } = await db.query<{ message_id: string; finals: string }>(
-      `SELECT o.data->>'messageId' AS message_id, count(DISTINCT o.data->>'status') AS finals
-       FROM outbox o JOIN messages m ON m.id::text = o.data->>'messageId'
-       WHERE m.company_id = $1 AND o.job_name = 'message.status' AND o.data->>'status' = ANY($2::text[])
-       GROUP BY 1 HAVING count(DISTINCT o.data->>'status') > 1`,
-      [company.company_id, FINAL],
-    );
-    expect(events).toEqual([]);
+    expect(await messagesWithTwoFinalEvents(db, { column: 'company_id', id: company.company_id })).toEqual([]);
   });
 
   it('shows exactly one copy of each message on each handset', async () => {
     const received = (await handsets()).filter((m) => ourNumbers.has(m.to));
-    const copies = new Map<string, Handset[]>();
-    for (const message of received) copies.set(message.to, [...(copies.get(message.to) ?? []), message]);
-    const wrong = sent
-      .filter((s) => copies.get(s.to)?.length !== 1 || copies.get(s.to)?.[0].text !== s.text)
-      .map((s) => ({ to: s.to, copies: (copies.get(s.to) ?? []).map((m) => m.text) }));
-    expect(wrong).toEqual([]);
+    expect(wrongCopies(received, sent)).toEqual([]);
     expect(received).toHaveLength(MESSAGES);
   });
 
-  it('resubmits no more parts than were in flight at the kill', async () => {
+  it('resubmits no more parts than were unrecorded at the kill, never more than the bound', async () => {
     const after = await stats();
     const inFlight = (kill?.acceptedByCarrier ?? 0) - (kill?.recorded ?? 0);
     // Each resubmission is dropped by the carrier's duplicate filter (same reference and bytes).
-    expect(after.duplicates_dropped).toBeLessThanOrEqual(MAX_IN_FLIGHT);
+    expect(after.duplicates_dropped).toBeLessThanOrEqual(MAX_UNRECORDED);
     expect(after.duplicates_dropped).toBeLessThanOrEqual(inFlight);
     expect({ accepted: after.accepted >= MESSAGES, rejected: after.rejected, throttled: after.throttled }).toEqual({
       accepted: true,
@@ -317,29 +234,7 @@ describe('SMS delivery survives a SIGKILL of the dispatcher', () => {
   });
 
   it('keeps the money exact: balance = start − charges + refunds, and charges = 1000 × price', async () => {
-    const { rows } = await db.query<{
-      start: string;
-      charges: string;
-      refunds: string;
-      charge_entries: string;
-      other_entries: string;
-      expected: string;
-      balance: string;
-      last_balance_after: string;
-    }>(
-      `SELECT coalesce(sum(amount) FILTER (WHERE kind = 'topup'), 0)::text AS start,
-              coalesce(-sum(amount) FILTER (WHERE kind = 'charge'), 0)::text AS charges,
-              coalesce(sum(amount) FILTER (WHERE kind = 'refund'), 0)::text AS refunds,
-              count(*) FILTER (WHERE kind = 'charge') AS charge_entries,
-              count(*) FILTER (WHERE kind NOT IN ('topup', 'charge', 'refund')) AS other_entries,
-              (coalesce(sum(amount) FILTER (WHERE kind = 'topup'), 0) - coalesce(-sum(amount) FILTER (WHERE kind = 'charge'), 0)
-                 + coalesce(sum(amount) FILTER (WHERE kind = 'refund'), 0))::text AS expected,
-              (SELECT balance::text FROM balances WHERE company_id = $1) AS balance,
-              (SELECT balance_after::text FROM ledger_entries WHERE company_id = $1 ORDER BY id DESC LIMIT 1) AS last_balance_after
-       FROM ledger_entries WHERE company_id = $1`,
-      [company.company_id],
-    );
-    const ledger = rows[0];
+    const ledger = await ledgerTotals(db, company.company_id);
     const { rows: prices } = await db.query<{ prices: string; price: string; total_cost: string; refunded: string }>(
       `SELECT count(DISTINCT price_per_part) AS prices, min(price_per_part)::text AS price, sum(cost)::text AS total_cost,
               sum(refunded)::text AS refunded
