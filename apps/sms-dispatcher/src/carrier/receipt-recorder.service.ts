@@ -33,7 +33,9 @@ export class ReceiptRecorder implements OnModuleInit, OnApplicationShutdown {
         await this.relayed(await this.store.applyReceipts(receipts), (t) => this.logger.debug({ msg: 'message settled', ...t }));
         return allDone(receipts);
       },
-      { maxBatch: 500 },
+      // Two flushes at once: while one commits, the next batch is already being written. They
+      // cannot deadlock: every dispatch transaction takes its locks in one order (dispatch-locks.ts).
+      { maxBatch: 500, concurrency: 2 },
     );
   }
 

@@ -26,7 +26,9 @@ export class SubmitRecorder implements OnApplicationShutdown {
         if (outbox.jobs.length > 0) await relay.relay(outbox.ids, outbox.jobs);
         return allDone(parts);
       },
-      { maxBatch: 500 },
+      // Two flushes at once: while one commits, the next batch is already being written. They
+      // cannot deadlock: every dispatch transaction takes its locks in one order (dispatch-locks.ts).
+      { maxBatch: 500, concurrency: 2 },
     );
   }
 

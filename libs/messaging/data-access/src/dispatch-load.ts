@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { inKeyedTransaction } from './keyed-transaction';
 
 export interface DispatchPart {
   index: number;
@@ -44,15 +45,18 @@ export async function loadMessages(db: DataSource, messageIds: readonly string[]
   // Lower case, as PostgreSQL writes uuids, so ids given in upper case are found too.
   const ids = [...new Set(messageIds.map((id) => id.toLowerCase()))];
   if (ids.length === 0) return [];
-  const messages: MessageRow[] = await db.query(
-    `SELECT id, status, sender, recipient, body, body_sealed, route, webhook_url FROM messages WHERE id = ANY($1::uuid[])`,
-    [ids],
-  );
-  const parts: PartRow[] = await db.query(
-    `SELECT message_id, part_index, status, user_message_reference, carrier_message_id FROM message_parts
-     WHERE message_id = ANY($1::uuid[]) ORDER BY message_id, part_index`,
-    [ids],
-  );
+  const { messages, parts } = await inKeyedTransaction(db, async (manager) => {
+    const messages: MessageRow[] = await manager.query(
+      `SELECT id, status, sender, recipient, body, body_sealed, route, webhook_url FROM messages WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
+    const parts: PartRow[] = await manager.query(
+      `SELECT message_id, part_index, status, user_message_reference, carrier_message_id FROM message_parts
+       WHERE message_id = ANY($1::uuid[]) ORDER BY message_id, part_index`,
+      [ids],
+    );
+    return { messages, parts };
+  });
   const partsOf = new Map<string, DispatchPart[]>();
   for (const p of parts) {
     const list = partsOf.get(p.message_id) ?? [];

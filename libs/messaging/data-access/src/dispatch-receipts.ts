@@ -65,16 +65,27 @@ export async function applyStoredReceipts(
 ): Promise<string[]> {
   if (carrierMessageIds.length === 0 || lockedMessageIds.length === 0) return [];
   const rows: { message_id: string }[] = await manager.query(
-    `WITH states AS (SELECT * FROM unnest($3::text[], $4::text[]) AS s(stat, state)),
+    // `keyed` joins by carrier id only, with no state in its conditions, and is materialized: the
+    // partial indexes of unapplied receipts and of submitted parts must never look cheaper than the
+    // keys (statistics taken while those sets were empty say they hold one row, and the planner
+    // then scans them once per key). The states are checked on the rows found; the caller's locks
+    // keep them as read.
+    `WITH keyed AS MATERIALIZED (
+       SELECT r.carrier_message_id, r.stat, r.err, r.applied_at, p.message_id, p.part_index, p.status AS part_status
+       FROM unnest($1::text[]) AS k(carrier_message_id)
+       JOIN carrier_receipts r ON r.carrier_message_id = k.carrier_message_id
+       JOIN message_parts p ON p.carrier_message_id = k.carrier_message_id AND p.carrier_message_id IS NOT NULL),
+     targets AS (
+       SELECT t.message_id, t.part_index, t.carrier_message_id, t.stat, t.err, s.state
+       FROM keyed t JOIN unnest($3::text[], $4::text[]) AS s(stat, state) ON s.stat = t.stat
+       WHERE t.applied_at IS NULL AND t.part_status = 'submitted' AND t.message_id = ANY($2::uuid[])),
      done AS (
-       UPDATE message_parts p SET status = s.state, receipt_stat = r.stat,
-         error_code = CASE WHEN s.state = 'delivered' THEN NULL ELSE r.err END, completed_at = now()
-       FROM carrier_receipts r JOIN states s ON s.stat = r.stat
-       WHERE r.carrier_message_id = ANY($1::text[]) AND r.applied_at IS NULL
-         AND p.carrier_message_id = r.carrier_message_id AND p.message_id = ANY($2::uuid[]) AND p.status = 'submitted'
+       UPDATE message_parts p SET status = t.state, receipt_stat = t.stat,
+         error_code = CASE WHEN t.state = 'delivered' THEN NULL ELSE t.err END, completed_at = now()
+       FROM targets t WHERE p.message_id = t.message_id AND p.part_index = t.part_index
        RETURNING p.message_id, p.carrier_message_id),
      applied AS (
-       UPDATE carrier_receipts SET applied_at = now() WHERE carrier_message_id IN (SELECT carrier_message_id FROM done))
+       UPDATE carrier_receipts r SET applied_at = now() FROM done d WHERE r.carrier_message_id = d.carrier_message_id)
      SELECT DISTINCT message_id FROM done`,
     [carrierMessageIds, lockedMessageIds, Object.keys(FINAL_RECEIPT_STATES), Object.values(FINAL_RECEIPT_STATES)],
   );

@@ -2,6 +2,7 @@ import { OutboxRepository, type OutboxJob } from '@mp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { loadMessages, type DispatchMessage } from './dispatch-load';
 import { lockCarrierIds, lockMessages } from './dispatch-locks';
+import { inKeyedTransaction } from './keyed-transaction';
 import { applyStoredReceipts, finalReceipts, messagesOfCarrierIds, storeReceipts, type CarrierReceipt } from './dispatch-receipts';
 import { settleMessages } from './dispatch-settle';
 import { jobsForTransition, type MessageTransition } from './message-events';
@@ -168,11 +169,7 @@ export class DispatchStore {
 
   /** Runs a write and commits the outbox jobs of the transitions it made in the same transaction. */
   private async withEvents(write: (manager: EntityManager) => Promise<MessageTransition[]>): Promise<DispatchResult> {
-    return this.db.transaction(async (manager) => {
-      // Every statement here finds its rows by key (ids and carrier ids in arrays). Statistics
-      // taken while few parts were pending make the planner scan message_parts instead, once per
-      // statement: with a campaign in flight that is seconds each. Keys, always.
-      await manager.query('SET LOCAL enable_seqscan = off');
+    return inKeyedTransaction(this.db, async (manager) => {
       const transitions = await write(manager);
       const jobs = transitions.flatMap((transition) => jobsForTransition(transition));
       return { transitions, outbox: { ids: await this.outbox.insertMany(manager, jobs), jobs } };
