@@ -64,7 +64,12 @@ export function newRun(env: NodeJS.ProcessEnv): Run {
 /** Migrates the run's database and creates the one company that sends every request. */
 export async function createBenchCompany(root: string, env: NodeJS.ProcessEnv): Promise<BenchCompany> {
   await runAdmin(root, ['db:migrate'], env);
-  return (await runAdmin(root, ['company:create', '--name', 'Bench', '--balance', OPENING_BALANCE], env)) as unknown as BenchCompany;
+  return createCompany(root, env, 'Bench');
+}
+
+/** One more company with the same large balance, on a migrated database. */
+export async function createCompany(root: string, env: NodeJS.ProcessEnv, name: string): Promise<BenchCompany> {
+  return (await runAdmin(root, ['company:create', '--name', name, '--balance', OPENING_BALANCE], env)) as unknown as BenchCompany;
 }
 
 function startBenchStack(runEnv: RunEnv, stackEnv: RunEnv, ports: StackPorts, run: string): Promise<RunningStack> {

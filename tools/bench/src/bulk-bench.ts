@@ -14,8 +14,9 @@
 import { join } from 'node:path';
 import { positive, say } from './bench-process';
 import { APPS, createBenchCompany, hostMachine, newRun, withBench, type Bench, type BenchCompany, type Run, type RunEnv } from './bench-run';
-import { campaignOutcome, campaignRequest, followCampaign, postCampaign, simulatorStats, storedCampaign, type CampaignOutcome, type Followed, type Posted } from './bulk-campaign';
+import { campaignRequest, followCampaign, postCampaign, recipients, simulatorStats, warmUpCampaign, WARMUP_RECIPIENTS, type Followed, type Posted } from './bulk-campaign';
 import { BENCH_PROCESS, BULK_TARGETS, bulkVerdicts, writeBulkResults, type AcceptFigures, type BulkFigures } from './bulk-results';
+import { campaignOutcome, storedCampaign, type CampaignOutcome } from './campaign-figures';
 import { tableFigures } from './database-figures';
 import { numbers, throwIfInterrupted } from './http-load';
 import { cpuLine, observe, observedDetails, type BenchProcess, type Observed } from './phase-observer';
@@ -26,7 +27,6 @@ import { describeMachine, fileStamp, type Machine } from './results';
 const BULK_STACK_ENV: RunEnv = { SMSC_LATENCY_MS: '1', SMSC_RECEIPT_DELAY_MS: '50' };
 const SMALL = 100_000;
 const LARGE = 1_000_000;
-const WARMUP_RECIPIENTS = 2_000;
 /** The times come from the database's timestamps: polling more often would add load, not precision. */
 const POLL_MS = 500;
 /** Long enough for a real figure at the pace of the first runs (~330 messages/s), short of hanging. */
@@ -50,18 +50,6 @@ interface BulkMeasured {
   accept1M: Observed<Posted>;
   stored1M: Awaited<ReturnType<typeof storedCampaign>>;
   memory: ProcessMemory[];
-}
-
-const recipients = (count: number, next: () => string) => Array.from({ length: count }, next);
-
-/** A small campaign followed to its end, then ANALYZE: the first figures come from a warm stack and a database with statistics. */
-async function warmUp({ db }: Bench, gatewayUrl: string, company: BenchCompany, next: () => string): Promise<void> {
-  say(`warming up with a campaign of ${WARMUP_RECIPIENTS} recipients`);
-  const posted = await postCampaign(gatewayUrl, company, campaignRequest(recipients(WARMUP_RECIPIENTS, next)));
-  if (!posted.campaignId) throw new Error(`the warm-up campaign was refused: ${posted.status} ${posted.error}`);
-  const followed = await followCampaign(db, posted.campaignId, WARMUP_RECIPIENTS, posted.answeredAt, { pollMs: POLL_MS, timeoutS: 60 });
-  if (followed.timedOut) throw new Error(`the warm-up campaign did not finish within 60 s: ${JSON.stringify(followed.last)}`);
-  await db.query('ANALYZE');
 }
 
 type Phase100k = Pick<BulkMeasured, 'accept100k' | 'dispatch' | 'outcome' | 'simulator' | 'database'>;
@@ -89,7 +77,7 @@ async function measure100k(bench: Bench, run: BulkRun, gatewayUrl: string, compa
 async function measureBulk(bench: Bench, run: BulkRun, gatewayUrl: string, company: BenchCompany): Promise<BulkMeasured> {
   const { db, services } = bench;
   const next = numbers();
-  await warmUp(bench, gatewayUrl, company, next);
+  await warmUpCampaign(db, gatewayUrl, company, next, POLL_MS);
   throwIfInterrupted();
   const phase100k = await measure100k(bench, run, gatewayUrl, company, next);
   const memoryBefore1M = runMemory(services.run, BENCH_PROCESS);

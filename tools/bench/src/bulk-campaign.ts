@@ -1,6 +1,7 @@
-// A bulk campaign as the bulk benchmark drives it: POST /sms/send-bulk timed from sending the
-// request to the whole answer, its way through the dispatcher followed in the run's database,
-// and what the SMSC simulator says it received.
+// A bulk campaign as the benchmarks drive it (bulk, and otp's campaign case): POST /sms/send-bulk
+// timed from sending the request to the whole answer, its way through the dispatcher followed in
+// the run's database, a small one to warm the stack up, and what the SMSC simulator says it
+// received. Its exact figures from the database are in campaign-figures.ts.
 import { performance } from 'node:perf_hooks';
 import type { Client } from 'pg';
 import { say } from './bench-process';
@@ -142,58 +143,21 @@ export async function followCampaign(db: Client, campaignId: string, total: numb
   }
 }
 
-/** The campaign's end state and timestamps, exactly, from its parts, receipts and messages. */
-export interface CampaignOutcome {
-  messages: number;
-  parts: number;
-  submittedParts: number;
-  receiptsStored: number;
-  finalMessages: number;
-  deliveredMessages: number;
-  /** Seconds from acceptance to the last part's submitted_at / receipt's received_at / message's completed_at. */
-  lastSubmittedAfterS: number | null;
-  lastReceiptAfterS: number | null;
-  lastFinalAfterS: number | null;
-}
+/** Recipients of a warm-up campaign: enough to run every step of a campaign's way a few times. */
+export const WARMUP_RECIPIENTS = 2_000;
+const WARMUP_TIMEOUT_S = 60;
 
-export async function campaignOutcome(db: Client, campaignId: string, acceptedAt: Date): Promise<CampaignOutcome> {
-  const parts = await db.query<Record<string, string | Date | null>>(
-    `SELECT count(*) AS parts, count(p.submitted_at) AS submitted, max(p.submitted_at) AS last_submitted,
-            count(r.carrier_message_id) AS receipts, max(r.received_at) AS last_receipt
-     FROM messages m JOIN message_parts p ON p.message_id = m.id
-     LEFT JOIN carrier_receipts r ON r.carrier_message_id = p.carrier_message_id
-     WHERE m.campaign_id = $1`,
-    [campaignId],
-  );
-  const messages = await db.query<Record<string, string | Date | null>>(
-    `SELECT count(*) AS messages, count(*) FILTER (WHERE status NOT IN ('scheduled', 'queued', 'sent')) AS final,
-            count(*) FILTER (WHERE status = 'delivered') AS delivered, max(completed_at) AS last_final
-     FROM messages WHERE campaign_id = $1`,
-    [campaignId],
-  );
-  const p = parts.rows[0];
-  const m = messages.rows[0];
-  const after = (at: string | Date | null) => (at === null ? null : Math.round((new Date(at).getTime() - acceptedAt.getTime()) / 100) / 10);
-  return {
-    messages: Number(m['messages']),
-    parts: Number(p['parts']),
-    submittedParts: Number(p['submitted']),
-    receiptsStored: Number(p['receipts']),
-    finalMessages: Number(m['final']),
-    deliveredMessages: Number(m['delivered']),
-    lastSubmittedAfterS: after(p['last_submitted']),
-    lastReceiptAfterS: after(p['last_receipt']),
-    lastFinalAfterS: after(m['last_final']),
-  };
-}
+/** `count` recipients, each the next of `next`. */
+export const recipients = (count: number, next: () => string): string[] => Array.from({ length: count }, next);
 
-/** A scheduled campaign as stored: its recipients, status and batches. */
-export async function storedCampaign(db: Client, campaignId: string): Promise<{ accepted: number; status: string; batches: number } | null> {
-  const { rows } = await db.query<{ accepted: number; status: string; batches: string }>(
-    `SELECT accepted, status, (SELECT count(*) FROM campaign_batches b WHERE b.campaign_id = c.id) AS batches FROM campaigns c WHERE id = $1`,
-    [campaignId],
-  );
-  return rows[0] ? { accepted: rows[0].accepted, status: rows[0].status, batches: Number(rows[0].batches) } : null;
+/** A small campaign followed to its end, then ANALYZE: the next figures come from a warm stack and a database with statistics. */
+export async function warmUpCampaign(db: Client, gatewayUrl: string, company: Company, next: () => string, pollMs: number): Promise<void> {
+  say(`warming up with a campaign of ${WARMUP_RECIPIENTS} recipients`);
+  const posted = await postCampaign(gatewayUrl, company, campaignRequest(recipients(WARMUP_RECIPIENTS, next)));
+  if (!posted.campaignId) throw new Error(`the warm-up campaign was refused: ${posted.status} ${posted.error}`);
+  const followed = await followCampaign(db, posted.campaignId, WARMUP_RECIPIENTS, posted.answeredAt, { pollMs, timeoutS: WARMUP_TIMEOUT_S });
+  if (followed.timedOut) throw new Error(`the warm-up campaign did not finish within ${WARMUP_TIMEOUT_S} s: ${JSON.stringify(followed.last)}`);
+  await db.query('ANALYZE');
 }
 
 /** GET /stats of the simulator: submit_sm received and accepted, receipts sent. */

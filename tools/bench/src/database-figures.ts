@@ -107,7 +107,15 @@ export interface SubmitFigures {
   pending: number;
 }
 
-export async function submitFigures(db: Client, from: Date, to: Date): Promise<SubmitFigures> {
+/** The messages created in a window: all of them, or only one company's (`companyId`). */
+function windowMessages(from: Date, to: Date, companyId?: string): { where: string; params: unknown[] } {
+  const where = 'm.created_at >= $1 AND m.created_at <= $2';
+  return companyId === undefined ? { where, params: [from, to] } : { where: `m.company_id = $3 AND ${where}`, params: [from, to, companyId] };
+}
+
+/** Acceptance → submit over the messages created in the window (only `companyId`'s, if given). */
+export async function submitFigures(db: Client, from: Date, to: Date, companyId?: string): Promise<SubmitFigures> {
+  const { where, params } = windowMessages(from, to, companyId);
   const { rows } = await db.query<{ samples: string; p50: number | null; p99: number | null; max: number | null; pending: string }>(
     `SELECT count(p.submitted_at) AS samples,
             percentile_disc(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM p.submitted_at - m.created_at) * 1000) AS p50,
@@ -115,19 +123,20 @@ export async function submitFigures(db: Client, from: Date, to: Date): Promise<S
             max(extract(epoch FROM p.submitted_at - m.created_at) * 1000) AS max,
             count(*) FILTER (WHERE p.status = 'pending') AS pending
      FROM messages m JOIN message_parts p ON p.message_id = m.id
-     WHERE m.created_at >= $1 AND m.created_at <= $2`,
-    [from, to],
+     WHERE ${where}`,
+    params,
   );
   const row = rows[0];
   const ms = (value: number | null) => (value === null ? null : Math.round(Number(value) * 10) / 10);
   return { samples: Number(row.samples), p50Ms: ms(row.p50), p99Ms: ms(row.p99), maxMs: ms(row.max), pending: Number(row.pending) };
 }
 
-export async function pendingParts(db: Client, from: Date, to: Date): Promise<number> {
+export async function pendingParts(db: Client, from: Date, to: Date, companyId?: string): Promise<number> {
+  const { where, params } = windowMessages(from, to, companyId);
   const { rows } = await db.query<{ n: string }>(
     `SELECT count(*) AS n FROM messages m JOIN message_parts p ON p.message_id = m.id
-     WHERE m.created_at >= $1 AND m.created_at <= $2 AND p.status = 'pending'`,
-    [from, to],
+     WHERE ${where} AND p.status = 'pending'`,
+    params,
   );
   return Number(rows[0].n);
 }

@@ -3,7 +3,8 @@
  * figures are in bench/results/ (a JSON file per run and a row in bench/results/README.md).
  *
  *   sms    POST /sms/send, one recipient per request (sms-bench.ts)
- *   otp    POST /otp/send at a fixed rate, one recipient per request (otp-bench.ts)
+ *   otp    POST /otp/send at a fixed rate, one recipient per request, alone and while a
+ *          100,000-recipient campaign drains (otp-bench.ts)
  *   bulk   POST /sms/send-bulk of 100,000 and 1,000,000 recipients, and the 100,000's dispatch (bulk-bench.ts)
  *
  * Exit codes: 0 done, 1 the run failed, 2 bad command line.

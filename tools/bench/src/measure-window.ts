@@ -21,8 +21,16 @@ export interface Measured {
   drainedAfterS: number | null;
 }
 
+/** How a load is measured: at a fixed rate or as fast as answered; whose messages count. */
+export interface LoadOptions {
+  /** Requests per second over all connections (paced); none: closed loop. */
+  overallRate?: number;
+  /** Only this company's messages count for acceptance → submit and the drain (others may be sending). */
+  companyId?: string;
+}
+
 /** The load, with the CPU time of the processes and the database's figures around it. */
-async function measureWindow(bench: Bench, url: string, request: LoadRequest, overallRate?: number): Promise<Window> {
+async function measureWindow(bench: Bench, url: string, request: LoadRequest, { overallRate }: LoadOptions): Promise<Window> {
   const { run } = bench;
   say(`measuring: ${run.connections} connections for ${run.durationS} s${overallRate === undefined ? '' : ` at ${overallRate} requests/s`}`);
   const window = await observe(bench, () => load(url, request, run.connections, run.durationS, overallRate));
@@ -31,31 +39,36 @@ async function measureWindow(bench: Bench, url: string, request: LoadRequest, ov
 }
 
 /** Seconds until every part of the window was submitted after the load, or null if not within DRAIN_TIMEOUT_S. */
-async function drain(db: Bench['db'], from: Date, to: Date): Promise<number | null> {
+async function drain(db: Bench['db'], from: Date, to: Date, companyId?: string): Promise<number | null> {
   say('waiting for the dispatcher to submit every part of the window');
   const drainStart = Date.now();
-  let pending = await pendingParts(db, from, to);
+  let pending = await pendingParts(db, from, to, companyId);
   while (pending > 0 && Date.now() - drainStart < DRAIN_TIMEOUT_S * 1000 && !wasInterrupted()) {
     await new Promise((wake) => setTimeout(wake, 500));
-    pending = await pendingParts(db, from, to);
+    pending = await pendingParts(db, from, to, companyId);
   }
   return pending === 0 ? Math.round((Date.now() - drainStart) / 100) / 10 : null;
 }
 
-/** Warm-up, ANALYZE, the measured window at the run's settings (and `overallRate`, if given), the drain. */
-export async function measureLoad(bench: Bench, url: string, request: LoadRequest, overallRate?: number): Promise<Measured> {
+/** Warm-up, ANALYZE, then the measured window and its drain (measureWarm). */
+export async function measureLoad(bench: Bench, url: string, request: LoadRequest, options: LoadOptions = {}): Promise<Measured> {
   const { run, db } = bench;
   say(`warming up for ${WARMUP_S} s`);
-  await load(url, request, run.connections, WARMUP_S, overallRate);
+  await load(url, request, run.connections, WARMUP_S, options.overallRate);
   throwIfInterrupted();
   // A fresh database has no statistics yet, and autovacuum takes a minute to gather them: without
   // them PostgreSQL guesses that `id = ANY(…)` matches a fifth of a table and scans all of it.
   // A database in service has them, so the measured window starts with them too.
   await db.query('ANALYZE');
+  return measureWarm(bench, url, request, options);
+}
 
-  const window = await measureWindow(bench, url, request, overallRate);
-  const drainedAfterS = await drain(db, window.start, window.end);
-  const submit = await submitFigures(db, window.start, window.end);
+/** On a stack already warm: the measured window at the run's settings, the drain, acceptance → submit. */
+export async function measureWarm(bench: Bench, url: string, request: LoadRequest, options: LoadOptions = {}): Promise<Measured> {
+  const { db } = bench;
+  const window = await measureWindow(bench, url, request, options);
+  const drainedAfterS = await drain(db, window.start, window.end, options.companyId);
+  const submit = await submitFigures(db, window.start, window.end, options.companyId);
   return { window, submit, drainedAfterS };
 }
 

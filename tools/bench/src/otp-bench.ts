@@ -8,17 +8,21 @@
 //      most BENCH_CONNECTIONS (64) connections for BENCH_DURATION_S (30) seconds after a short
 //      warm-up, each request an OTP to a different valid number;
 //   4. acceptance → submit from the database, CPU per process, PostgreSQL's work, as for sms;
-//   5. the issue's third case, the same while a 100,000-recipient campaign drains, is recorded as
-//      not measured until bulk campaigns exist;
+//   5. the issue's third case (otp-campaign-case.ts): a second company's warm-up campaign, then
+//      one of 100,000 recipients, and as soon as it is accepted the same load again while the
+//      campaign drains, measured the same way; the verdict compares the two windows;
 //   6. bench/results/otp-<date>.json and a row in the otp section of bench/results/README.md.
 import { join } from 'node:path';
 import { positive, runAdmin, say } from './bench-process';
-import { APPS, createBenchCompany, hostMachine, newRun, RECEIPT_DELAY_MS, withBench, type Bench, type BenchCompany, type Run } from './bench-run';
-import { numbers, type LoadRequest } from './http-load';
-import { DRAIN_TIMEOUT_S, measureLoad, WARMUP_S, windowDetails, type Measured } from './measure-window';
+import { APPS, createBenchCompany, createCompany, hostMachine, newRun, RECEIPT_DELAY_MS, withBench, type Bench, type BenchCompany, type Run } from './bench-run';
+import { WARMUP_RECIPIENTS } from './bulk-campaign';
+import { numbers, throwIfInterrupted, type LoadRequest } from './http-load';
+import { DRAIN_TIMEOUT_S, measureLoad, WARMUP_S, windowDetails, type LoadOptions, type Measured } from './measure-window';
+import { CAMPAIGN_RECIPIENTS, measureDuringCampaign, type CampaignCase } from './otp-campaign-case';
 import { cpuLine } from './phase-observer';
-import { CAMPAIGN_NOT_MEASURED, non2xxCell, OTP_TARGETS, otpVerdicts, writeOtpResults, type OtpBenchFigures, type OtpVerdicts } from './otp-results';
-import { describeMachine, fileStamp, loadFigures, submitLine, type Machine, type Revision } from './results';
+import { non2xxCell, OTP_TARGETS, otpVerdicts, ratio, writeOtpResults, type OtpBenchFigures } from './otp-results';
+import { otpStages, type OtpStages } from './otp-stages';
+import { describeMachine, fileStamp, loadFigures, submitLine, type LoadFigures, type Machine, type Revision } from './results';
 
 /** The highest value the admin tool takes for either limit. */
 const RAISED_LIMIT = 1_000_000;
@@ -33,8 +37,15 @@ interface OtpRun extends Run {
   overallRate: number;
 }
 
-/** The bench company, with the company's OTP limit and its application's prefix limit raised. */
-async function prepareOtpCompany(root: string, env: NodeJS.ProcessEnv): Promise<{ company: BenchCompany; limits: RaisedLimits }> {
+/** The companies of the run, and the OTP limits as raised. */
+interface Prepared {
+  company: BenchCompany;
+  campaignCompany: BenchCompany;
+  limits: RaisedLimits;
+}
+
+/** The bench company, with the company's OTP limit and its application's prefix limit raised; the campaign's company. */
+async function prepareCompanies(root: string, env: NodeJS.ProcessEnv): Promise<Prepared> {
   const company = await createBenchCompany(root, env);
   say(`raising the company's OTP limit and the application's prefix limit to ${RAISED_LIMIT}`);
   const updated = await runAdmin(root, ['company:update', '--company', company.company_id, '--set', `otp_rate_limit=${RAISED_LIMIT}`], env);
@@ -43,53 +54,108 @@ async function prepareOtpCompany(root: string, env: NodeJS.ProcessEnv): Promise<
   if (limits.otpRateLimitPerMinute !== RAISED_LIMIT || limits.otpPrefixLimitPerHour !== RAISED_LIMIT) {
     throw new Error(`the admin tool did not raise the OTP limits: ${JSON.stringify(limits)}`);
   }
-  return { company, limits };
+  return { company, campaignCompany: await createCompany(root, env, 'Campaign'), limits };
+}
+
+/** The run's settings, as the JSON file holds them. */
+function settings(run: OtpRun, limits: RaisedLimits): object {
+  return {
+    durationS: run.durationS,
+    warmupS: WARMUP_S,
+    connections: run.connections,
+    overallRate: run.overallRate,
+    apps: APPS,
+    logLevel: 'warn',
+    stackEnv: { SMSC_RECEIPT_DELAY_MS: RECEIPT_DELAY_MS, SMSC_LATENCY_MS: 'default (0: each submit_sm answered at once)' },
+    request: 'POST /otp/send { appid, recipient }, a different valid number each time',
+    limits,
+    campaign: { company: 'Campaign, a second company', recipients: CAMPAIGN_RECIPIENTS, warmupRecipients: WARMUP_RECIPIENTS, mode: 1, batchSize: 'default (1000)' },
+  };
+}
+
+/** The second window's part of the JSON file. */
+function campaignDetails(during: CampaignCase): object {
+  return {
+    campaignId: during.posted.campaignId,
+    accept: { status: during.posted.status, ms: during.posted.ms, requestMB: during.posted.requestMB },
+    outcomeAfterDrain: during.outcomeAfterDrain,
+    simulatorStats: during.simulator,
+    stages: during.stages,
+    ...windowDetails(during.measured.window),
+  };
+}
+
+const NOTES = [
+  'load: open loop, evenly paced (paced-load.ts): request i leaves at start + i/rate over at most `connections` keep-alive connections, whatever the answers before it did; it runs in this process on the same machine as the platform.',
+  'latency: 2xx answers only, counted from the moment each request was due (a stalled server shows in the figures: no coordinated omission), in milliseconds to one decimal.',
+  `verdicts.api: p99 ≤ ${OTP_TARGETS.apiP99Ms} ms with at least 95% of the rate accepted per second and every answer 2xx; null at a rate below ${OTP_TARGETS.requestsPerSecond}/s.`,
+  'submit: messages.created_at (start of the acceptance transaction) to message_parts.submitted_at (start of the transaction recording the submit_sm_resp), over the bench company’s messages created in the window (its OTPs; the campaign’s messages are another company’s): an upper bound of acceptance → submit_sm.',
+  'every OTP is sent by one company and one application, with both OTP limits raised to the admin tool’s maximum.',
+  'the run database is ANALYZEd after the warm-up, and again after the warm-up campaign, as a database in service has statistics.',
+  `figures.duringCampaign: the same load (same rate, connections and duration, other numbers), started as soon as POST /sms/send-bulk of ${CAMPAIGN_RECIPIENTS} recipients from a second company was answered (no OTP warm-up: the stack is warm from the first window); campaign.atWindowStart / atWindowEnd count its rows by their timestamps at the window’s ends; allSubmittedAfterS: its last part’s submitted_at, if every part was submitted when the window’s OTPs were.`,
+  `verdicts.duringCampaign: the second window’s API p99 and submit p99 each ≤ ${100 + OTP_TARGETS.duringCampaignMaxWorsePercent}% of the first’s, both windows holding the rate with every answer 2xx and every part submitted; null when the campaign was all submitted before the second window ended.`,
+  'duringCampaign’s cpu and postgresPerAcceptedMessage count the campaign’s dispatch too, divided by the window’s OTPs.',
+  'stages and duringCampaign.stages (otp-stages.ts): where the window’s OTPs waited: messages.created_at → outbox.enqueued_at of their dispatch job → message_parts.submitted_at; and, for a random sample, → the simulator’s received_at (GET /messages?to=), read after the drain, so submitted_at can be checked against the submit_sm’s arrival.',
+];
+
+/** The first window, and where its OTPs waited. */
+interface Alone extends Measured {
+  stages: OtpStages;
 }
 
 /** Everything the JSON file of the run holds. */
-function details(run: OtpRun, host: Machine, measured: Measured, figures: OtpBenchFigures, verdicts: OtpVerdicts, limits: RaisedLimits): object {
+function details(run: OtpRun, host: Machine, alone: Alone, during: CampaignCase, figures: OtpBenchFigures, limits: RaisedLimits): object {
   return {
     benchmark: 'otp',
     started: run.started.toISOString(),
     revision: run.rev,
     machine: host,
-    settings: {
-      durationS: run.durationS,
-      warmupS: WARMUP_S,
-      connections: run.connections,
-      overallRate: run.overallRate,
-      apps: APPS,
-      logLevel: 'warn',
-      receiptDelayMs: RECEIPT_DELAY_MS,
-      request: 'POST /otp/send { appid, recipient }, a different valid number each time',
-      limits,
-    },
+    settings: settings(run, limits),
     figures,
     targets: OTP_TARGETS,
-    verdicts,
-    ...windowDetails(measured.window),
-    notes: [
-      `during a campaign: ${CAMPAIGN_NOT_MEASURED}; figures.duringCampaign and verdicts.duringCampaign stay null until a 100,000-recipient campaign can drain during the run.`,
-      'load: open loop, evenly paced (paced-load.ts): request i leaves at start + i/rate over at most `connections` keep-alive connections, whatever the answers before it did; it runs in this process on the same machine as the platform.',
-      'latency: 2xx answers only, counted from the moment each request was due (a stalled server shows in the figures: no coordinated omission), in milliseconds to one decimal.',
-      `verdicts.api: p99 ≤ ${OTP_TARGETS.apiP99Ms} ms with at least 95% of the rate accepted per second and every answer 2xx; null at a rate below ${OTP_TARGETS.requestsPerSecond}/s.`,
-      'submit: messages.created_at (start of the acceptance transaction) to message_parts.submitted_at (start of the transaction recording the submit_sm_resp), over every message created in the window (all OTPs here): an upper bound of acceptance → submit_sm.',
-      'every request is sent by one company and one application, with both OTP limits raised to the admin tool’s maximum.',
-      'the run database is ANALYZEd after the warm-up, as a database in service has statistics.',
-    ],
+    verdicts: otpVerdicts(figures),
+    stages: alone.stages,
+    ...windowDetails(alone.window),
+    duringCampaign: campaignDetails(during),
+    notes: NOTES,
   };
 }
 
-/** The run's lines on stdout. */
-function summary(figures: OtpBenchFigures, verdicts: OtpVerdicts, host: Machine, rev: Revision, cpu: string, path: string): string {
-  const met = (value: boolean | null) => (value === null ? 'not judged (rate below the target’s)' : value ? 'met' : 'NOT met');
+/** What the run's summary tells, besides the machine and the file. */
+interface Outcome {
+  figures: OtpBenchFigures;
+  cpu: { alone: string; during: string };
+  stages: { alone: OtpStages; during: OtpStages };
+}
+
+const met = (value: boolean | null, why: string) => (value === null ? `not judged (${why})` : value ? 'met' : 'NOT met');
+
+/** The stdout lines of one window. */
+function windowLines(f: LoadFigures, overallRate: number, stages: OtpStages, cpu: string): string[] {
+  const spread = ({ p50, p99 }: { p50: number | null; p99: number | null }) => `${p50 ?? '—'}/${p99 ?? '—'}`;
   return [
-    `otp: ${figures.acceptedPerSecond} accepted/s of ${figures.overallRate}/s asked, over ${figures.durationS} s with ${figures.connections} connections (${figures.accepted} accepted, non-2xx ${non2xxCell(figures)}, ${figures.errors} errors)`,
-    `  latency ms: p50 ${figures.latencyMs.p50}, p99 ${figures.latencyMs.p99}, p99.9 ${figures.latencyMs.p999}, max ${figures.latencyMs.max}`,
-    submitLine(figures.submit, DRAIN_TIMEOUT_S),
-    `  target API p99 ≤ ${OTP_TARGETS.apiP99Ms} ms at ${OTP_TARGETS.requestsPerSecond}/s: ${met(verdicts.api)}; to carrier p99 ≤ ${OTP_TARGETS.submitP99Ms} ms: ${met(verdicts.submit)}`,
-    `  during a 100,000-recipient campaign: ${CAMPAIGN_NOT_MEASURED}`,
+    `  ${f.acceptedPerSecond} accepted/s of ${overallRate}/s asked, over ${f.durationS} s with ${f.connections} connections (${f.accepted} accepted, non-2xx ${non2xxCell(f)}, ${f.errors} errors)`,
+    `  latency ms: p50 ${f.latencyMs.p50}, p99 ${f.latencyMs.p99}, p99.9 ${f.latencyMs.p999}, max ${f.latencyMs.max}`,
+    submitLine(f.submit, DRAIN_TIMEOUT_S),
+    `  ms p50/p99: acceptance → job enqueued ${spread(stages.createdToEnqueuedMs)}, enqueued → submitted ${spread(stages.enqueuedToSubmittedMs)}; acceptance → at the simulator ${spread(stages.createdToSimulatorMs)} (${stages.simulatorSample} sampled)`,
     `  CPU (% of one core): ${cpu}`,
+  ];
+}
+
+/** The run's lines on stdout. */
+function summary({ figures, cpu, stages }: Outcome, host: Machine, rev: Revision, path: string): string {
+  const verdicts = otpVerdicts(figures);
+  const during = figures.duringCampaign;
+  const c = during.campaign;
+  const worse = `p99 ×${ratio(during.latencyMs.p99, figures.latencyMs.p99) ?? '—'}, submit p99 ×${ratio(during.submit.p99Ms, figures.submit.p99Ms) ?? '—'}`;
+  return [
+    'otp alone:',
+    ...windowLines(figures, figures.overallRate, stages.alone, cpu.alone),
+    `  target API p99 ≤ ${OTP_TARGETS.apiP99Ms} ms at ${OTP_TARGETS.requestsPerSecond}/s: ${met(verdicts.api, 'rate below the target’s')}; to carrier p99 ≤ ${OTP_TARGETS.submitP99Ms} ms: ${met(verdicts.submit, '')}`,
+    `otp during a ${CAMPAIGN_RECIPIENTS}-recipient campaign (accepted in ${c.acceptMs} ms; window ${c.windowStartAfterS}–${c.windowEndAfterS} s after):`,
+    ...windowLines(during, figures.overallRate, stages.during, cpu.during),
+    `  campaign: parts submitted ${c.atWindowStart.partsSubmitted} at the window's start, ${c.atWindowEnd.partsSubmitted} at its end; all submitted ${c.allSubmittedAfterS ?? '—'} s after its answer`,
+    `  target no more than ${OTP_TARGETS.duringCampaignMaxWorsePercent}% worse (${worse}): ${met(verdicts.duringCampaign, 'the campaign was all submitted before the window ended')}`,
     `  machine: ${describeMachine(host)}; commit ${rev.commit}${rev.dirty ? ' (dirty tree)' : ''}`,
     `  written: ${path} and bench/results/README.md`,
     '',
@@ -97,16 +163,23 @@ function summary(figures: OtpBenchFigures, verdicts: OtpVerdicts, host: Machine,
 }
 
 /** Writes bench/results/otp-<date>.json and the README row, and prints the summary. */
-async function report(bench: Bench, run: OtpRun, measured: Measured, limits: RaisedLimits): Promise<void> {
-  const load = loadFigures(measured.window.result, run.connections, measured.submit, measured.drainedAfterS);
-  const figures: OtpBenchFigures = { ...load, overallRate: run.overallRate, duringCampaign: null };
+async function report(bench: Bench, run: OtpRun, alone: Alone, during: CampaignCase, limits: RaisedLimits): Promise<void> {
+  const duringLoad = loadFigures(during.measured.window.result, run.connections, during.measured.submit, during.measured.drainedAfterS);
+  const load = loadFigures(alone.window.result, run.connections, alone.submit, alone.drainedAfterS);
+  const figures: OtpBenchFigures = { ...load, overallRate: run.overallRate, duringCampaign: { ...duringLoad, campaign: during.campaign } };
   const host = await hostMachine(bench);
   const file = `otp-${fileStamp(run.started)}.json`;
-  const verdicts = otpVerdicts(figures);
-  const cpu = cpuLine(measured.window.cpu);
-  const row = { started: run.started, revision: run.rev, machine: host, figures, cpu, file };
-  const path = writeOtpResults(join(run.root, 'bench/results'), row, details(run, host, measured, figures, verdicts, limits));
-  process.stdout.write(summary(figures, verdicts, host, run.rev, cpu, path));
+  const cpu = { alone: cpuLine(alone.window.cpu), during: cpuLine(during.measured.window.cpu) };
+  const row = { started: run.started, revision: run.rev, machine: host, figures, cpu: cpu.alone, campaignCpu: cpu.during, file };
+  const path = writeOtpResults(join(run.root, 'bench/results'), row, details(run, host, alone, during, figures, limits));
+  process.stdout.write(summary({ figures, cpu, stages: { alone: alone.stages, during: during.stages } }, host, run.rev, path));
+}
+
+/** The first window: the OTP load alone, after a warm-up; then where its OTPs waited. */
+async function measureAlone(bench: Bench, gatewayUrl: string, request: LoadRequest, options: LoadOptions, companyId: string): Promise<Alone> {
+  say('first window: the OTP load alone');
+  const alone = await measureLoad(bench, gatewayUrl, request, options);
+  return { ...alone, stages: await otpStages(bench.db, bench.simulatorUrl, companyId, alone.window.start, alone.window.end) };
 }
 
 export async function runOtpBench(): Promise<void> {
@@ -116,11 +189,17 @@ export async function runOtpBench(): Promise<void> {
   const run: OtpRun = { ...base, connections: Math.min(base.connections, overallRate), overallRate };
   await withBench(
     run,
-    (env) => prepareOtpCompany(run.root, env),
-    async (bench, gatewayUrl, { company, limits }) => {
-      const nextNumber = numbers();
-      const request: LoadRequest = { company, path: '/otp/send', body: () => ({ appid: company.appid, recipient: nextNumber() }) };
-      await report(bench, run, await measureLoad(bench, gatewayUrl, request, run.overallRate), limits);
+    (env) => prepareCompanies(run.root, env),
+    async (bench, gatewayUrl, { company, campaignCompany, limits }) => {
+      // One source of numbers for every OTP and campaign recipient of the run: each is different.
+      const next = numbers();
+      const request: LoadRequest = { company, path: '/otp/send', body: () => ({ appid: company.appid, recipient: next() }) };
+      const options: LoadOptions = { overallRate: run.overallRate, companyId: company.company_id };
+      const alone = await measureAlone(bench, gatewayUrl, request, options, company.company_id);
+      throwIfInterrupted();
+      say('second window: the same OTP load while a campaign drains');
+      const during = await measureDuringCampaign(bench, gatewayUrl, request, options, campaignCompany, next);
+      await report(bench, run, alone, during, limits);
     },
   );
 }

@@ -1,10 +1,9 @@
-import { non2xxCell, otpReadmeRow, otpVerdicts, type OtpBenchFigures } from './otp-results';
+import { campaignCell, non2xxCell, otpReadmeRow, otpVerdicts, ratio, type CampaignCaseFigures, type CampaignDuringWindow, type OtpBenchFigures } from './otp-results';
 import type { Machine } from './results';
 
-const figures = (overrides: Partial<OtpBenchFigures> = {}): OtpBenchFigures => ({
+const load = {
   durationS: 15.02,
   connections: 64,
-  overallRate: 500,
   requests: 7_500,
   accepted: 7_500,
   acceptedPerSecond: 499,
@@ -14,15 +13,25 @@ const figures = (overrides: Partial<OtpBenchFigures> = {}): OtpBenchFigures => (
   errors: 0,
   timeouts: 0,
   submit: { samples: 7_500, p50Ms: 12.5, p99Ms: 45, maxMs: 80, notSubmittedAtEnd: 0, drainedAfterS: 0.5 },
-  duringCampaign: null,
-  ...overrides,
-});
+};
+/** A campaign still draining when the window ended. */
+const draining: CampaignDuringWindow = {
+  recipients: 100_000,
+  acceptMs: 310.2,
+  windowStartAfterS: 0,
+  windowEndAfterS: 15,
+  atWindowStart: { messagesMade: 0, partsSubmitted: 0, messagesFinal: 0 },
+  atWindowEnd: { messagesMade: 42_000, partsSubmitted: 41_234, messagesFinal: 30_000 },
+  allSubmittedAfterS: 31.5,
+};
+const during = (overrides: Partial<CampaignCaseFigures> = {}): CampaignCaseFigures => ({ ...load, campaign: draining, ...overrides });
+const figures = (overrides: Partial<OtpBenchFigures> = {}): OtpBenchFigures => ({ ...load, overallRate: 500, duringCampaign: during(), ...overrides });
 const host: Machine = { cpu: 'Test CPU', cores: 2, memoryGiB: 4, kernel: '6.1', node: 'v20', postgres: 'PostgreSQL 15', redis: '7' };
 const latency = (p99: number) => ({ p50: 5, p99, p999: 20, max: 31, mean: 5.6 });
 
 describe('otp bench results', () => {
   it('meets the API target with p99 ≤ 15 ms, the rate held and every answer 2xx', () => {
-    expect(otpVerdicts(figures())).toEqual({ api: true, submit: true, duringCampaign: null });
+    expect(otpVerdicts(figures())).toEqual({ api: true, submit: true, duringCampaign: true });
     expect(otpVerdicts(figures({ latencyMs: latency(15) })).api).toBe(true);
     expect(otpVerdicts(figures({ latencyMs: latency(16) })).api).toBe(false);
     expect(otpVerdicts(figures({ acceptedPerSecond: 470 })).api).toBe(false);
@@ -46,17 +55,74 @@ describe('otp bench results', () => {
     expect(non2xxCell({ non2xx: 12, statusCodes: { '200': 100, '429': 10, '503': 2 } })).toBe('12 (429: 10, 503: 2)');
   });
 
-  it('writes one README row with the rate, the verdicts and the campaign case not measured', () => {
+  it('meets the campaign target when the API p99 and the submit p99 are each within 110% of alone', () => {
+    const alone = { latencyMs: latency(200), submit: { ...load.submit, p99Ms: 100 } };
+    const withCampaign = (p99: number, submitP99: number) =>
+      otpVerdicts(figures({ ...alone, duringCampaign: during({ latencyMs: latency(p99), submit: { ...load.submit, p99Ms: submitP99 } }) })).duringCampaign;
+    expect(withCampaign(220, 110)).toBe(true);
+    expect(withCampaign(150, 80)).toBe(true);
+    expect(withCampaign(221, 110)).toBe(false);
+    expect(withCampaign(220, 111)).toBe(false);
+    expect(withCampaign(400, 300)).toBe(false);
+  });
+
+  it('judges the campaign case against alone, not against the API target', () => {
+    const slow = { latencyMs: latency(231), submit: { ...load.submit, p99Ms: 144 } };
+    const verdicts = otpVerdicts(figures({ ...slow, duringCampaign: during({ latencyMs: latency(254), submit: { ...load.submit, p99Ms: 158 } }) }));
+    expect(verdicts).toEqual({ api: false, submit: false, duringCampaign: true });
+  });
+
+  it('does not meet the campaign target when either window lost requests or left parts unsubmitted', () => {
+    const campaign = (overrides: Partial<CampaignCaseFigures>) => otpVerdicts(figures({ duringCampaign: during(overrides) })).duringCampaign;
+    expect(campaign({ acceptedPerSecond: 470 })).toBe(false);
+    expect(campaign({ non2xx: 3, statusCodes: { '200': 7_497, '503': 3 } })).toBe(false);
+    expect(campaign({ errors: 1 })).toBe(false);
+    expect(campaign({ timeouts: 1 })).toBe(false);
+    expect(campaign({ submit: { ...load.submit, notSubmittedAtEnd: 5 } })).toBe(false);
+    expect(campaign({ submit: { ...load.submit, p99Ms: null } })).toBe(false);
+    expect(otpVerdicts(figures({ acceptedPerSecond: 400 })).duringCampaign).toBe(false);
+    expect(otpVerdicts(figures({ submit: { ...load.submit, notSubmittedAtEnd: 1 } })).duringCampaign).toBe(false);
+  });
+
+  it('does not judge the campaign case when the campaign was all submitted before the window ended', () => {
+    const drainedAt = (allSubmittedAfterS: number | null) => otpVerdicts(figures({ duringCampaign: during({ campaign: { ...draining, allSubmittedAfterS } }) })).duringCampaign;
+    expect(drainedAt(14.9)).toBeNull();
+    expect(drainedAt(15)).toBeNull();
+    expect(drainedAt(15.1)).toBe(true);
+    expect(drainedAt(null)).toBe(true);
+  });
+
+  it('gives the ratio to alone only when both figures are there', () => {
+    expect(ratio(254, 231)).toBe(1.1);
+    expect(ratio(300, 100)).toBe(3);
+    expect(ratio(null, 100)).toBeNull();
+    expect(ratio(100, null)).toBeNull();
+    expect(ratio(100, 0)).toBeNull();
+  });
+
+  it('shows the campaign case with its verdict, its figures against alone and how far the campaign got', () => {
+    const slower = figures({ duringCampaign: during({ latencyMs: latency(21), submit: { ...load.submit, p99Ms: 60 } }) });
+    expect(campaignCell(slower, 'gw 50')).toBe(
+      '**not met**: p50 5, p99 21 (×1.50), p99.9 20; submit p50 13, p99 60 (×1.33); 499 accepted/s, non-2xx 0, errors 0; campaign parts submitted 0 → 41,234 of 100,000; CPU gw 50',
+    );
+    const done = figures({ duringCampaign: during({ campaign: { ...draining, allSubmittedAfterS: 9.25 } }) });
+    expect(campaignCell(done, 'gw 50')).toMatch(/^— \(campaign all submitted 9\.3 s after its answer, before the window's end\): p50 5, p99 14 \(×1\.00\)/);
+    const backlog = figures({ duringCampaign: during({ submit: { ...load.submit, notSubmittedAtEnd: 7 } }) });
+    expect(campaignCell(backlog, 'gw 50')).toContain('submit p50 13, p99 45 (backlog 7) (×1.00)');
+  });
+
+  it('writes one README row with the rate, the verdicts and the campaign case', () => {
     const row = otpReadmeRow({
       started: new Date('2026-11-22T05:00:01.250Z'),
       revision: { commit: 'abc1234', dirty: false },
       machine: host,
       figures: figures({ latencyMs: latency(22), non2xx: 4, statusCodes: { '200': 7_496, '429': 4 } }),
       cpu: 'gw 40',
+      campaignCpu: 'gw 55',
       file: 'otp-x.json',
     });
     expect(row).toBe(
-      '| 2026-11-22T05:00:01Z | abc1234 | 2 × Test CPU | 15.0 | 64 | 500 | 499 | 5 | 22 | 20 | 4 (429: 4) | 0 | 13 | 45 | **not met** | met | not measured (bulk not built yet) | gw 40 | [otp-x.json](otp-x.json) |\n',
+      '| 2026-11-22T05:00:01Z | abc1234 | 2 × Test CPU | 15.0 | 64 | 500 | 499 | 5 | 22 | 20 | 4 (429: 4) | 0 | 13 | 45 | **not met** | met | **not met**: p50 5, p99 14 (×0.64), p99.9 20; submit p50 13, p99 45 (×1.00); 499 accepted/s, non-2xx 0, errors 0; campaign parts submitted 0 → 41,234 of 100,000; CPU gw 55 | gw 40 | [otp-x.json](otp-x.json) |\n',
     );
   });
 });
