@@ -5,6 +5,7 @@ const WORKERS = { otp: 'OTP_PORT', 'sms-dispatcher': 'SMS_DISPATCHER_PORT', bill
 const CONSUMERS: Record<string, string> = {
   'sms.dispatch': 'sms-dispatcher',
   'otp.dispatch': 'sms-dispatcher',
+  'campaign.dispatch': 'sms-dispatcher',
   'otp.deliver': 'otp',
   'delivery.events': 'webhook-notifier',
   'webhook.deliver': 'webhook-notifier',

@@ -2,9 +2,9 @@ import type { WorkerAppDefinition } from '@mp/app-runtime';
 import { QueueName } from '@mp/queue-contracts';
 import { SmsSubmitModule } from './sms-submit/sms-submit.module';
 
-/** Submits SMS parts to carriers over SMPP; OTP traffic has its own queue so it never waits behind a campaign. */
+/** Submits SMS parts to carriers over SMPP; OTPs, single sends and campaigns each have their own queue. */
 export const SmsDispatcherApp: WorkerAppDefinition = {
   name: 'sms-dispatcher',
-  consume: [QueueName.OtpDispatch, QueueName.SmsDispatch],
+  consume: [QueueName.OtpDispatch, QueueName.SmsDispatch, QueueName.CampaignDispatch],
   imports: [SmsSubmitModule],
 };

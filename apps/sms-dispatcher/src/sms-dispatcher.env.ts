@@ -5,6 +5,13 @@ import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validato
 export class SmsDispatcherEnv extends WorkerEnv {
   override PORT: number = 3102;
 
+  /**
+   * More than the other workers': two group commits of submit responses and two of receipts,
+   * campaign batches and OTP loads all hold connections at once, and an OTP must not queue for
+   * one behind a campaign's.
+   */
+  override DATABASE_POOL_SIZE: number = 20;
+
   /** The SMSC (carrier, or the simulator `npm start` runs) that SMS parts are submitted to. */
   @IsString()
   @MinLength(1)

@@ -53,6 +53,24 @@ describe('GroupCommit', () => {
     expect(sizes).toEqual([4, 4, 2]);
   });
 
+  it('puts waiting urgent items in the next flush before a flood of others', async () => {
+    const flushes: string[][] = [];
+    const batcher = new GroupCommit<string, void>(async (items) => {
+      flushes.push([...items]);
+      return items.map(() => ok(undefined));
+    }, { maxBatch: 3, lanes: 3 });
+    const all = [
+      ...['b1', 'b2', 'b3', 'b4'].map((item) => batcher.submit(item, 2)),
+      batcher.submit('n1', 1),
+      batcher.submit('u1', 0),
+    ];
+    await Promise.all(all);
+    expect(flushes).toEqual([
+      ['u1', 'n1', 'b1'],
+      ['b2', 'b3', 'b4'],
+    ]);
+  });
+
   it('rejects only the item whose outcome failed', async () => {
     const batcher = new GroupCommit<number, number>(async (items) =>
       items.map((n) => (n === 2 ? { ok: false as const, error: new Error('two is refused') } : ok(n))),

@@ -1,3 +1,5 @@
+import { LaneQueue } from './lane-queue';
+
 export type ItemOutcome<O> = { ok: true; value: O } | { ok: false; error: unknown };
 
 /** Does the work of several items at once: one outcome per item, in the items' order. */
@@ -8,6 +10,12 @@ export interface GroupCommitOptions {
   maxBatch: number;
   /** Flushes that may run at the same time, each with its own items. Default 1. */
   concurrency?: number;
+  /**
+   * Lanes of waiting items (default 1): a flush takes the waiting items of lane 0 first, then
+   * lane 1's, and so on, so urgent items never wait behind a flood of others for more than the
+   * flush under way.
+   */
+  lanes?: number;
   /**
    * When a flush of several items throws, flush each item alone, so one bad item (or a deadlock
    * between batches) fails only itself. Default true.
@@ -28,7 +36,7 @@ interface Waiting<I, O> {
  * heavy load batches grow by themselves to what one flush costs.
  */
 export class GroupCommit<I, O> {
-  private readonly waiting: Waiting<I, O>[] = [];
+  private readonly waiting: LaneQueue<Waiting<I, O>>;
   private readonly maxBatch: number;
   private readonly concurrency: number;
   private readonly isolateFailures: boolean;
@@ -44,12 +52,13 @@ export class GroupCommit<I, O> {
     this.maxBatch = options.maxBatch;
     this.concurrency = Math.max(1, options.concurrency ?? 1);
     this.isolateFailures = options.isolateFailures ?? true;
+    this.waiting = new LaneQueue(Math.max(1, options.lanes ?? 1));
   }
 
-  /** Resolves with this item's outcome once the flush that carried it has finished. */
-  submit(item: I): Promise<O> {
+  /** Resolves with this item's outcome once the flush that carried it has finished. `lane` 0 is the most urgent. */
+  submit(item: I, lane = 0): Promise<O> {
     return new Promise<O>((resolve, reject) => {
-      this.waiting.push({ item, resolve, reject });
+      this.waiting.push({ item, resolve, reject }, lane);
       this.schedule();
     });
   }
@@ -77,7 +86,7 @@ export class GroupCommit<I, O> {
 
   private pump(): void {
     while (this.running < this.concurrency && this.waiting.length > 0) {
-      const batch = this.waiting.splice(0, this.maxBatch);
+      const batch = this.waiting.take(this.maxBatch);
       this.running += 1;
       void this.run(batch).finally(() => {
         this.running -= 1;

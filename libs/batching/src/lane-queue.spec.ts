@@ -13,7 +13,9 @@ describe('LaneQueue', () => {
     expect([queue.shift(), queue.shift()]).toEqual(['urgent-1', 'normal-1']);
     queue.push('urgent-2', 0);
     expect(queue.shift()).toBe('urgent-2');
-    expect(queue.drain()).toEqual(['normal-2', 'bulk-1', 'bulk-2']);
+    expect(queue.take(2)).toEqual(['normal-2', 'bulk-1']);
+    queue.push('urgent-3', 0);
+    expect(queue.drain()).toEqual(['urgent-3', 'bulk-2']);
     expect(queue.length).toBe(0);
     expect(queue.shift()).toBeUndefined();
   });

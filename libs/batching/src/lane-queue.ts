@@ -25,6 +25,16 @@ export class LaneQueue<T> {
     return undefined;
   }
 
+  /** Takes up to n items, most urgent first. */
+  take(n: number): T[] {
+    const taken: T[] = [];
+    for (const lane of this.lanes) {
+      if (taken.length >= n) break;
+      taken.push(...lane.splice(0, n - taken.length));
+    }
+    return taken;
+  }
+
   /** Takes the item out wherever it waits; false if it was not there. */
   remove(item: T): boolean {
     for (const lane of this.lanes) {

@@ -26,7 +26,13 @@ const DEFAULT_POLICY: QueuePolicy = {
 
 export const QUEUE_POLICIES: { readonly [Q in QueueName]: QueuePolicy } = Object.freeze({
   [QueueName.SmsDispatch]: { ...DEFAULT_POLICY, concurrency: 32 },
-  [QueueName.OtpDispatch]: { ...DEFAULT_POLICY, concurrency: 32 },
+  // One OTP per job, each mostly waiting (database, carrier, the recording): enough at once that
+  // 500 a second keep flowing while each takes a few hundred milliseconds under a campaign's
+  // load. With fewer, the jobs come in faster than they finish and the wait grows to seconds.
+  [QueueName.OtpDispatch]: { ...DEFAULT_POLICY, concurrency: 512 },
+  // A batch is up to 10,000 messages: a few at once keep every bind busy (the parts of one batch
+  // are submitted together), more would only queue on the database pool.
+  [QueueName.CampaignDispatch]: { ...DEFAULT_POLICY, concurrency: 4 },
   [QueueName.OtpDeliver]: DEFAULT_POLICY,
   [QueueName.DeliveryEvents]: DEFAULT_POLICY,
   // A receiver's failures are not retried here: webhook-notifier records each attempt and enqueues

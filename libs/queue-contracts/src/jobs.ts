@@ -84,7 +84,8 @@ export interface RefundMessageJob {
  * add their job types here, and the start-up check makes every consumer handle them.
  */
 export interface QueueJobs {
-  [QueueName.SmsDispatch]: QueueProbeJob | SmsSubmitJob | CampaignBatchJob;
+  [QueueName.SmsDispatch]: QueueProbeJob | SmsSubmitJob;
+  [QueueName.CampaignDispatch]: QueueProbeJob | CampaignBatchJob;
   [QueueName.OtpDispatch]: QueueProbeJob | SmsSubmitJob;
   [QueueName.OtpDeliver]: QueueProbeJob | OtpMessageSettledJob | OtpWhatsAppJob;
   [QueueName.DeliveryEvents]: QueueProbeJob | MessageStatusJob | OtpEventJob | CampaignEventJob;
@@ -98,7 +99,8 @@ export type JobDataOf<Q extends QueueName, N extends JobNameOf<Q>> = Extract<Job
 
 /** The same unions as runtime lists, for the start-up check that each has exactly one handler. */
 export const QUEUE_JOB_NAMES: { readonly [Q in QueueName]: readonly JobNameOf<Q>[] } = Object.freeze({
-  [QueueName.SmsDispatch]: ['queue.probe', 'sms.submit', 'campaign.batch'],
+  [QueueName.SmsDispatch]: ['queue.probe', 'sms.submit'],
+  [QueueName.CampaignDispatch]: ['queue.probe', 'campaign.batch'],
   [QueueName.OtpDispatch]: ['queue.probe', 'sms.submit'],
   [QueueName.OtpDeliver]: ['queue.probe', 'otp.message-settled', 'otp.whatsapp'],
   [QueueName.DeliveryEvents]: ['queue.probe', 'message.status', 'otp.event', 'campaign.event'],

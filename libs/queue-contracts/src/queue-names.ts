@@ -3,8 +3,14 @@
  * a queue name as a string literal.
  */
 export const QueueName = Object.freeze({
-  /** SMS parts to submit to a carrier (single sends and campaign batches). */
+  /** SMS parts of single sends to submit to a carrier. */
   SmsDispatch: 'sms.dispatch',
+  /**
+   * Campaign batches to turn into messages and submit: their own queue, worked a few at a time,
+   * so a campaign's thousands of parts never take the workers or database connections that
+   * single sends and OTPs need.
+   */
+  CampaignDispatch: 'campaign.dispatch',
   /** OTP texts to submit to a carrier: its own queue, so OTPs never wait behind a campaign. */
   OtpDispatch: 'otp.dispatch',
   /** OTPs to render and hand to a channel (SMS or WhatsApp). */

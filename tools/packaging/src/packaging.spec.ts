@@ -14,6 +14,7 @@ const K8S = join(ROOT, 'k8s');
 const QUEUES = {
   'sms.dispatch': 'sms-dispatcher',
   'otp.dispatch': 'sms-dispatcher',
+  'campaign.dispatch': 'sms-dispatcher',
   'otp.deliver': 'otp',
   'delivery.events': 'webhook-notifier',
   'webhook.deliver': 'webhook-notifier',

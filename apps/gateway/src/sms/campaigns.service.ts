@@ -46,7 +46,7 @@ export class CampaignsService {
       throw new ApiError(HttpStatus.CONFLICT, 'Nothing left to cancel: every batch of this campaign has started or was cancelled');
     }
     // The dispatcher would skip these jobs anyway; removing them only spares it the wake-up.
-    await Promise.all(result.batchIds.map((batchId) => this.relay.removeJob(QueueName.SmsDispatch, `batch-${batchId}`)));
+    await Promise.all(result.batchIds.map((batchId) => this.relay.removeJob(QueueName.CampaignDispatch, `batch-${batchId}`)));
     return success(result.campaignStatus === 'cancelled' ? 'Campaign cancelled and refunded' : 'Batches not yet started cancelled and refunded', {
       campaign_id: campaignId,
       status: result.campaignStatus,

@@ -24,8 +24,8 @@ export class CampaignBatchProcessor {
     this.batches = new CampaignBatchStore(dataSource);
   }
 
-  @JobHandler(QueueName.SmsDispatch, 'campaign.batch')
-  async handle(data: JobDataOf<typeof QueueName.SmsDispatch, 'campaign.batch'>, context: JobContext) {
+  @JobHandler(QueueName.CampaignDispatch, 'campaign.batch')
+  async handle(data: JobDataOf<typeof QueueName.CampaignDispatch, 'campaign.batch'>, context: JobContext) {
     const work = await this.batches.start(data.batchId);
     if (work.kind === 'nothing') return { skipped: work.status };
     let submitted = 0;

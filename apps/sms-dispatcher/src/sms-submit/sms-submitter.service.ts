@@ -112,7 +112,7 @@ export class SmsSubmitter {
       lane,
     });
     if (outcome.ok) {
-      await this.recorder.submitted({ messageId: message.id, partIndex, carrierMessageId: outcome.carrierMessageId });
+      await this.recorder.submitted({ messageId: message.id, partIndex, carrierMessageId: outcome.carrierMessageId }, lane);
       return true;
     }
     if (outcome.permanent || lastAttempt) {

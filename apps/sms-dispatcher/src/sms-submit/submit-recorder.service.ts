@@ -1,5 +1,6 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { allDone, GroupCommit } from '@mp/batching';
+import type { TrafficLane } from '@mp/carrier';
 import { DispatchStore } from '@mp/messaging';
 import { OutboxRelay } from '@mp/queue-runtime';
 import { DataSource } from 'typeorm';
@@ -12,32 +13,37 @@ export interface SubmittedPart {
 
 /**
  * Records submit_sm responses. Responses that come back together are recorded in one
- * transaction (a group commit), and the events they cause are enqueued together.
+ * transaction (a group commit), and the events they cause are enqueued together. OTPs have a
+ * group commit of their own: a campaign's flushes of hundreds of parts take a hundred
+ * milliseconds and more under load, and an OTP waiting for one, then riding in the next, would
+ * reach its user that much later.
  */
 @Injectable()
 export class SubmitRecorder implements OnApplicationShutdown {
-  private readonly batcher: GroupCommit<SubmittedPart, void>;
+  private readonly urgent: GroupCommit<SubmittedPart, void>;
+  private readonly others: GroupCommit<SubmittedPart, void>;
 
   constructor(dataSource: DataSource, relay: OutboxRelay) {
     const store = new DispatchStore(dataSource);
-    this.batcher = new GroupCommit(
-      async (parts) => {
-        const { outbox } = await store.recordSubmittedMany(parts);
-        if (outbox.jobs.length > 0) await relay.relay(outbox.ids, outbox.jobs);
-        return allDone(parts);
-      },
-      // Two flushes at once: while one commits, the next batch is already being written. They
-      // cannot deadlock: every dispatch transaction takes its locks in one order (dispatch-locks.ts).
-      { maxBatch: 500, concurrency: 2 },
-    );
+    const record = async (parts: readonly SubmittedPart[]) => {
+      const { outbox } = await store.recordSubmittedMany(parts);
+      if (outbox.jobs.length > 0) await relay.relay(outbox.ids, outbox.jobs);
+      return allDone(parts);
+    };
+    this.urgent = new GroupCommit(record, { maxBatch: 100 });
+    // Two flushes at once: while one commits, the next batch is already being written. No two
+    // flushes can deadlock: every dispatch transaction takes its locks in one order
+    // (dispatch-locks.ts). A single send's response goes in the next flush before a campaign's.
+    this.others = new GroupCommit(record, { maxBatch: 500, concurrency: 2, lanes: 2 });
   }
 
   /** Resolves once the part is recorded as submitted. */
-  submitted(part: SubmittedPart): Promise<void> {
-    return this.batcher.submit(part);
+  submitted(part: SubmittedPart, lane: TrafficLane = 'normal'): Promise<void> {
+    if (lane === 'urgent') return this.urgent.submit(part);
+    return this.others.submit(part, lane === 'normal' ? 0 : 1);
   }
 
-  onApplicationShutdown(): Promise<void> {
-    return this.batcher.idle();
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all([this.urgent.idle(), this.others.idle()]);
   }
 }

@@ -1,5 +1,4 @@
 import type { DataSource } from 'typeorm';
-import { inKeyedTransaction } from './keyed-transaction';
 
 export interface DispatchPart {
   index: number;
@@ -30,44 +29,38 @@ interface MessageRow {
   body_sealed: boolean;
   route: string;
   webhook_url: string | null;
+  /** [part_index, status, user_message_reference, carrier_message_id] per part, in part order. */
+  parts: [number, string, number, string | null][] | null;
 }
 
-interface PartRow {
-  message_id: string;
-  part_index: number;
-  status: string;
-  user_message_reference: number;
-  carrier_message_id: string | null;
-}
-
-/** The messages that exist among these ids, in the order given (each once), with their parts. */
+/**
+ * The messages that exist among these ids, in the order given (each once), with their parts.
+ * One statement, one round trip: it runs for every OTP and every chunk of a campaign, and each
+ * message's parts are read by key (a subquery per message), whatever the statistics say.
+ */
 export async function loadMessages(db: DataSource, messageIds: readonly string[]): Promise<DispatchMessage[]> {
   // Lower case, as PostgreSQL writes uuids, so ids given in upper case are found too.
   const ids = [...new Set(messageIds.map((id) => id.toLowerCase()))];
   if (ids.length === 0) return [];
-  const { messages, parts } = await inKeyedTransaction(db, async (manager) => {
-    const messages: MessageRow[] = await manager.query(
-      `SELECT id, status, sender, recipient, body, body_sealed, route, webhook_url FROM messages WHERE id = ANY($1::uuid[])`,
-      [ids],
-    );
-    const parts: PartRow[] = await manager.query(
-      `SELECT message_id, part_index, status, user_message_reference, carrier_message_id FROM message_parts
-       WHERE message_id = ANY($1::uuid[]) ORDER BY message_id, part_index`,
-      [ids],
-    );
-    return { messages, parts };
-  });
-  const partsOf = new Map<string, DispatchPart[]>();
-  for (const p of parts) {
-    const list = partsOf.get(p.message_id) ?? [];
-    list.push({ index: p.part_index, status: p.status, userMessageReference: p.user_message_reference, carrierMessageId: p.carrier_message_id });
-    partsOf.set(p.message_id, list);
-  }
-  const byId = new Map(messages.map((m) => [m.id, m]));
+  const rows: MessageRow[] = await db.query(
+    `SELECT m.id, m.status, m.sender, m.recipient, m.body, m.body_sealed, m.route, m.webhook_url,
+       (SELECT json_agg(json_build_array(p.part_index, p.status, p.user_message_reference, p.carrier_message_id) ORDER BY p.part_index)
+        FROM message_parts p WHERE p.message_id = m.id) AS parts
+     FROM unnest($1::uuid[]) AS k(id) JOIN messages m ON m.id = k.id`,
+    [ids],
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => {
-    const m = byId.get(id);
-    if (!m) return [];
-    const { webhook_url: webhookUrl, body_sealed: bodySealed, ...fields } = m;
-    return [{ ...fields, bodySealed, webhookUrl, parts: partsOf.get(id) ?? [] }];
+    const row = byId.get(id);
+    if (!row) return [];
+    const { webhook_url: webhookUrl, body_sealed: bodySealed, parts, ...fields } = row;
+    return [
+      {
+        ...fields,
+        bodySealed,
+        webhookUrl,
+        parts: (parts ?? []).map(([index, status, userMessageReference, carrierMessageId]) => ({ index, status, userMessageReference, carrierMessageId })),
+      },
+    ];
   });
 }

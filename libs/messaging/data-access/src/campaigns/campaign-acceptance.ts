@@ -40,9 +40,9 @@ export interface AcceptedCampaign {
   batches: { batchId: string; position: number; recipients: number; scheduledAt: Date }[];
 }
 
-/** A batch's dispatch job; `high` campaigns go ahead of `normal` ones (single sends, unprioritised, first). */
+/** A batch's dispatch job; `high` campaigns' batches go ahead of waiting `normal` ones. */
 function batchJob(batchId: string, at: Date, priority: 'normal' | 'high'): OutboxJob {
-  return { queue: QueueName.SmsDispatch, jobName: 'campaign.batch', jobId: `batch-${batchId}`, data: { batchId }, notBefore: at, priority: priority === 'high' ? 1 : 10 };
+  return { queue: QueueName.CampaignDispatch, jobName: 'campaign.batch', jobId: `batch-${batchId}`, data: { batchId }, notBefore: at, priority: priority === 'high' ? 1 : 10 };
 }
 
 /**
