@@ -70,9 +70,9 @@ export default [
     },
   },
   {
-    // Where reading the environment is the point: config loading, tests, and the tools that
-    // start processes with an environment of their own.
-    files: ['libs/config/**/*.ts', '**/*.spec.ts', '**/*.integration-spec.ts', '**/*.e2e-spec.ts', 'libs/testing/**/*.ts', 'tools/**/*.ts'],
+    // Where reading the environment is the point: config loading, tests (and the end-to-end
+    // suite's helpers), and the tools that start processes with an environment of their own.
+    files: ['libs/config/**/*.ts', '**/*.spec.ts', '**/*.integration-spec.ts', '**/*.e2e-spec.ts', 'libs/testing/**/*.ts', 'apps/platform-e2e/**/*.ts', 'tools/**/*.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {

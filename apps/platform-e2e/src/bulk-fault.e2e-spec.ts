@@ -1,5 +1,5 @@
 import { parseMoney } from '@mp/billing-domain';
-import { admin, freePort, startAppProcess, startStack, type AppProcess, type RunningStack } from '@mp/testing';
+import { admin } from '@mp/testing';
 import { Client } from 'pg';
 import {
   dispatcherWarnings,
@@ -8,9 +8,11 @@ import {
   killDispatcherMidway,
   ledgerTotals,
   messagesWithTwoFinalEvents,
-  simulatorClient,
+  recordedParts,
   sleep,
+  startFaultStack,
   wrongCopies,
+  type FaultStack,
   type KillSnapshot,
 } from './support/dispatcher-fault';
 
@@ -38,8 +40,6 @@ const BATCH_SIZE = 1_000;
 const TEXT = 'Winter sale: 20% off until Sunday';
 /** In the middle: a few batches done, some under way, some not started. */
 const KILL_AT_ACCEPTED = 3_500;
-const SMPP_WINDOW = 20;
-const SMPP_BINDS = 2;
 /** The most parts the dispatcher may have sent without their response recorded (SUBMIT_MAX_UNRECORDED). */
 const MAX_UNRECORDED = 200;
 /** Covers the campaign (10,000 × the +33 price, 0.0100 by default) with a margin. */
@@ -58,12 +58,10 @@ const numberAt = (i: number): string => `+33620${String(i).padStart(6, '0')}`;
  * which would stop everything when one app dies.
  */
 describe('a bulk campaign survives a SIGKILL of the dispatcher', () => {
-  let stack: RunningStack | undefined;
+  let fault: FaultStack | undefined;
   let db: Client;
   let company: Company;
-  let simulator: ReturnType<typeof simulatorClient>;
-  let dispatcherEnv: Record<string, string>;
-  const dispatchers: AppProcess[] = [];
+  const simulator = () => (fault as FaultStack).simulator;
   const numbers = Array.from({ length: RECIPIENTS }, (_, i) => numberAt(i));
   let accepted: { status: number; body: { data?: Campaign; error?: string } };
   let kill: KillSnapshot | undefined;
@@ -74,46 +72,14 @@ describe('a bulk campaign survives a SIGKILL of the dispatcher', () => {
 
   const campaignId = () => accepted.body.data?.campaign_id ?? '';
   async function view(): Promise<Campaign> {
-    const response = await fetch(`${stack?.gatewayUrl}/sms/campaigns/${campaignId()}`, {
+    const response = await fetch(`${fault?.stack.gatewayUrl}/sms/campaigns/${campaignId()}`, {
       headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret },
     });
     return ((await response.json()) as { data: Campaign }).data;
   }
 
-  async function recordedParts(): Promise<number> {
-    const { rows } = await db.query<{ n: string }>(
-      `SELECT count(*) AS n FROM message_parts p JOIN messages m ON m.id = p.message_id
-       WHERE m.campaign_id = $1 AND p.carrier_message_id IS NOT NULL`,
-      [campaignId()],
-    );
-    return Number(rows[0].n);
-  }
-
-  async function startDispatcherAndStack(): Promise<void> {
-    const smppPort = String(await freePort());
-    const simulatorPort = await freePort();
-    simulator = simulatorClient(`http://127.0.0.1:${simulatorPort}`);
-    // A queue prefix of its own: no job another test file left in the run's queues reaches this dispatcher.
-    const queuePrefix = `${process.env['QUEUE_PREFIX'] ?? 'mp-test'}-bulk-fault`;
-    stack = await startStack({
-      apps: ['gateway', 'billing', 'smsc-simulator'],
-      // Each submit_sm answered after 5 ms: the campaign takes seconds, so the kill lands in its middle.
-      env: { SMSC_PORT: smppPort, SMSC_SIMULATOR_PORT: String(simulatorPort), SMSC_LATENCY_MS: '5', QUEUE_PREFIX: queuePrefix },
-    });
-    dispatcherEnv = {
-      SMSC_PORT: smppPort,
-      QUEUE_PREFIX: queuePrefix,
-      SMPP_WINDOW: String(SMPP_WINDOW),
-      SMPP_BINDS: String(SMPP_BINDS),
-      SUBMIT_MAX_UNRECORDED: String(MAX_UNRECORDED),
-      OUTBOX_SWEEP_MS: '1000',
-      LOG_LEVEL: 'warn',
-    };
-    dispatchers.push(await startAppProcess({ app: 'sms-dispatcher', env: dispatcherEnv }));
-  }
-
   async function sendCampaign(): Promise<void> {
-    const response = await fetch(`${stack?.gatewayUrl}/sms/send-bulk`, {
+    const response = await fetch(`${fault?.stack.gatewayUrl}/sms/send-bulk`, {
       method: 'POST',
       headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret, 'content-type': 'application/json' },
       // A webhook address makes every state change commit its event, which the checks read back.
@@ -129,19 +95,23 @@ describe('a bulk campaign survives a SIGKILL of the dispatcher', () => {
     db = new Client({ connectionString: process.env['DATABASE_URL'] });
     await db.connect();
     await db.query(`SET TIME ZONE 'UTC'`);
-    await startDispatcherAndStack();
+    fault = await startFaultStack({
+      name: 'bulk-fault',
+      apps: ['gateway', 'billing', 'smsc-simulator'],
+      // Each submit_sm answered after 5 ms: the campaign takes seconds, so the kill lands in its middle.
+      stackEnv: { SMSC_LATENCY_MS: '5' },
+      maxUnrecorded: MAX_UNRECORDED,
+    });
 
     started = Date.now();
     await sendCampaign();
     mark('accepted');
     kill = await killDispatcherMidway({
-      simulator,
-      dispatchers,
-      dispatcherEnv,
+      ...fault,
       killAtAccepted: KILL_AT_ACCEPTED,
       totalParts: RECIPIENTS,
       numbers: new Set(numbers),
-      recordedParts,
+      recordedParts: () => recordedParts(db, { column: 'campaign_id', id: campaignId() }),
       timeoutMs: KILL_TIMEOUT_MS,
     });
     mark('respawned');
@@ -154,10 +124,9 @@ describe('a bulk campaign survives a SIGKILL of the dispatcher', () => {
 
   afterAll(async () => {
     // One line of context for whoever reads the run: timings, the kill, the carrier's counters.
-    const carrier = await simulator?.stats().catch(String);
-    console.log(JSON.stringify({ timeline, kill, summary: settled?.summary, simulator: carrier, dispatchers: dispatcherWarnings(dispatchers) }));
-    await Promise.all(dispatchers.map((dispatcher) => dispatcher.stop()));
-    await stack?.stop();
+    const carrier = await fault?.simulator.stats().catch(String);
+    console.log(JSON.stringify({ timeline, kill, summary: settled?.summary, simulator: carrier, dispatchers: dispatcherWarnings(fault?.dispatchers ?? []) }));
+    await fault?.stop();
     await db?.end();
   });
 
@@ -168,7 +137,7 @@ describe('a bulk campaign survives a SIGKILL of the dispatcher', () => {
 
   it('killed the dispatcher in the middle of the campaign, then ran a new one', () => {
     expect(kill).toBeDefined();
-    expect(dispatchers).toHaveLength(2);
+    expect(fault?.dispatchers).toHaveLength(2);
     expect(kill?.acceptedAtTrigger).toBeGreaterThanOrEqual(KILL_AT_ACCEPTED);
     expect(kill?.acceptedByCarrier).toBeLessThan(RECIPIENTS);
     // What reached the carrier but was not recorded is what the new dispatcher must resubmit.
@@ -177,7 +146,7 @@ describe('a bulk campaign survives a SIGKILL of the dispatcher', () => {
 
   it('ends every message in exactly one final state: delivered, with every part delivered', async () => {
     const scope = { column: 'campaign_id', id: campaignId() } as const;
-    expect(await finalStateReport(db, scope, await simulator.handsets(), kill?.at)).toEqual({
+    expect(await finalStateReport(db, scope, await simulator().handsets(), kill?.at)).toEqual({
       messages: { delivered: RECIPIENTS },
       parts: { delivered: RECIPIENTS },
       stuck: [],
@@ -212,13 +181,13 @@ describe('a bulk campaign survives a SIGKILL of the dispatcher', () => {
 
   it('shows exactly one copy of the text on each of the 10,000 handsets', async () => {
     const ours = new Set(numbers);
-    const received = (await simulator.handsets()).filter((m) => ours.has(m.to));
+    const received = (await simulator().handsets()).filter((m) => ours.has(m.to));
     expect(wrongCopies(received, numbers.map((to) => ({ to, text: TEXT })))).toEqual([]);
     expect(received).toHaveLength(RECIPIENTS);
   });
 
   it('resubmits no more parts than were unrecorded at the kill, never more than the bound', async () => {
-    const after = await simulator.stats();
+    const after = await simulator().stats();
     const inFlight = (kill?.acceptedByCarrier ?? 0) - (kill?.recorded ?? 0);
     // Each resubmission is dropped by the carrier's duplicate filter (same reference and bytes).
     expect(after.duplicates_dropped).toBeLessThanOrEqual(MAX_UNRECORDED);

@@ -1,6 +1,6 @@
 import { parseMoney } from '@mp/billing-domain';
 import { parsePhoneNumber } from '@mp/messaging-domain';
-import { admin, freePort, startAppProcess, startStack, type AppProcess, type RunningStack } from '@mp/testing';
+import { admin } from '@mp/testing';
 import { Client } from 'pg';
 import {
   dispatcherWarnings,
@@ -9,9 +9,11 @@ import {
   killDispatcherMidway,
   ledgerTotals,
   messagesWithTwoFinalEvents,
-  simulatorClient,
+  recordedParts,
   sleep,
+  startFaultStack,
   wrongCopies,
+  type FaultStack,
   type KillSnapshot,
 } from './support/dispatcher-fault';
 
@@ -30,8 +32,6 @@ interface Sent {
 const MESSAGES = 1000;
 const CONCURRENCY = 20;
 const KILL_AT_ACCEPTED = 300;
-const SMPP_WINDOW = 20;
-const SMPP_BINDS = 2;
 /** The most parts the dispatcher may have sent without their response recorded (SUBMIT_MAX_UNRECORDED). */
 const MAX_UNRECORDED = 100;
 /** Covers every send exactly (1000 × the +33 price, 0.0100 by default) plus a margin. */
@@ -50,12 +50,9 @@ const numberAt = (i: number): string => `+33610${String(i).padStart(6, '0')}`;
  * The dispatcher runs outside the dev-stack, which would stop everything when one app dies.
  */
 describe('SMS delivery survives a SIGKILL of the dispatcher', () => {
-  let stack: RunningStack | undefined;
+  let fault: FaultStack | undefined;
   let db: Client;
   let company: Company;
-  let simulator: ReturnType<typeof simulatorClient>;
-  let dispatcherEnv: Record<string, string>;
-  const dispatchers: AppProcess[] = [];
   const sent: Sent[] = [];
   const sendFailures: string[] = [];
   let kill: KillSnapshot | undefined;
@@ -64,14 +61,15 @@ describe('SMS delivery survives a SIGKILL of the dispatcher', () => {
   let started = 0;
   const mark = (step: string) => (timeline[step] = Date.now() - started);
 
-  const { stats, handsets } = { stats: () => simulator.stats(), handsets: () => simulator.handsets() };
+  const stats = () => (fault as FaultStack).simulator.stats();
+  const handsets = () => (fault as FaultStack).simulator.handsets();
   const ourNumbers = new Set(Array.from({ length: MESSAGES }, (_, i) => numberAt(i)));
 
   async function sendOne(i: number): Promise<void> {
     const to = numberAt(i);
     const text = `Fault test ${i}`;
     try {
-      const response = await fetch(`${stack?.gatewayUrl}/sms/send`, {
+      const response = await fetch(`${fault?.stack.gatewayUrl}/sms/send`, {
         method: 'POST',
         headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret, 'content-type': 'application/json' },
         body: JSON.stringify({ to, message: text, from: 'Fault' }),
@@ -96,25 +94,14 @@ describe('SMS delivery survives a SIGKILL of the dispatcher', () => {
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   }
 
-  async function recordedParts(): Promise<number> {
-    const { rows } = await db.query<{ n: string }>(
-      `SELECT count(*) AS n FROM message_parts p JOIN messages m ON m.id = p.message_id
-       WHERE m.company_id = $1 AND p.carrier_message_id IS NOT NULL`,
-      [company.company_id],
-    );
-    return Number(rows[0].n);
-  }
-
   /** Waits for ~300 accepted parts, SIGKILLs the dispatcher, takes stock, and starts a new one. */
   async function killAndRespawn(sending: { done: boolean }): Promise<void> {
     kill = await killDispatcherMidway({
-      simulator,
-      dispatchers,
-      dispatcherEnv,
+      ...(fault as FaultStack),
       killAtAccepted: KILL_AT_ACCEPTED,
       totalParts: MESSAGES,
       numbers: ourNumbers,
-      recordedParts,
+      recordedParts: () => recordedParts(db, { column: 'company_id', id: company.company_id }),
       timeoutMs: KILL_TIMEOUT_MS,
       sendingDone: () => sending.done,
     });
@@ -135,25 +122,7 @@ describe('SMS delivery survives a SIGKILL of the dispatcher', () => {
     db = new Client({ connectionString: process.env['DATABASE_URL'] });
     await db.connect();
     await db.query(`SET TIME ZONE 'UTC'`);
-    const smppPort = String(await freePort());
-    const simulatorPort = await freePort();
-    simulator = simulatorClient(`http://127.0.0.1:${simulatorPort}`);
-    // A queue prefix of its own: no job another test file left in the run's queues reaches this dispatcher.
-    const queuePrefix = `${process.env['QUEUE_PREFIX'] ?? 'mp-test'}-fault`;
-    stack = await startStack({
-      apps: ['gateway', 'smsc-simulator'],
-      env: { SMSC_PORT: smppPort, SMSC_SIMULATOR_PORT: String(simulatorPort), QUEUE_PREFIX: queuePrefix },
-    });
-    dispatcherEnv = {
-      SMSC_PORT: smppPort,
-      QUEUE_PREFIX: queuePrefix,
-      SMPP_WINDOW: String(SMPP_WINDOW),
-      SMPP_BINDS: String(SMPP_BINDS),
-      SUBMIT_MAX_UNRECORDED: String(MAX_UNRECORDED),
-      OUTBOX_SWEEP_MS: '1000',
-      LOG_LEVEL: 'warn',
-    };
-    dispatchers.push(await startAppProcess({ app: 'sms-dispatcher', env: dispatcherEnv }));
+    fault = await startFaultStack({ name: 'fault', apps: ['gateway', 'smsc-simulator'], maxUnrecorded: MAX_UNRECORDED });
 
     started = Date.now();
     const sending = { done: false };
@@ -176,9 +145,9 @@ describe('SMS delivery survives a SIGKILL of the dispatcher', () => {
 
   afterAll(async () => {
     // One line of context for whoever reads the run: timings, the kill, the carrier's counters.
-    console.log(JSON.stringify({ timeline, kill, simulator: await stats().catch(String), dispatchers: dispatcherWarnings(dispatchers) }));
-    await Promise.all(dispatchers.map((dispatcher) => dispatcher.stop()));
-    await stack?.stop();
+    const carrier = await fault?.simulator.stats().catch(String);
+    console.log(JSON.stringify({ timeline, kill, simulator: carrier, dispatchers: dispatcherWarnings(fault?.dispatchers ?? []) }));
+    await fault?.stop();
     await db?.end();
   });
 
@@ -191,7 +160,7 @@ describe('SMS delivery survives a SIGKILL of the dispatcher', () => {
 
   it('killed the dispatcher while parts were flowing, then ran a new one', () => {
     expect(kill).toBeDefined();
-    expect(dispatchers).toHaveLength(2);
+    expect(fault?.dispatchers).toHaveLength(2);
     expect(kill?.acceptedAtTrigger).toBeGreaterThanOrEqual(KILL_AT_ACCEPTED);
     expect(kill?.acceptedByCarrier).toBeLessThan(MESSAGES);
     // What reached the carrier but was not recorded is what the new dispatcher must resubmit.

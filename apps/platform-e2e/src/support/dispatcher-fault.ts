@@ -1,7 +1,7 @@
 // What the SIGKILL fault tests share: the simulator's inspection API, killing the sms-dispatcher
 // once the carrier has accepted enough parts (and starting another), and the company's ledger
 // totals that the money checks compare.
-import { startAppProcess, type AppProcess } from '@mp/testing';
+import { freePort, startAppProcess, startStack, type AppProcess, type RunningStack } from '@mp/testing';
 import type { Client } from 'pg';
 
 export interface SimulatorStats {
@@ -47,11 +47,73 @@ export function simulatorClient(simulatorUrl: string) {
   };
 }
 
-export interface KillPlan {
+/** The stack of a fault test: its sms-dispatcher runs apart, outside the dev-stack, which would stop everything when one app dies. */
+export interface FaultStack {
+  stack: RunningStack;
   simulator: ReturnType<typeof simulatorClient>;
-  /** The running dispatcher is the last one; the new one is pushed. */
+  /** The running dispatcher is the last one. */
   dispatchers: AppProcess[];
   dispatcherEnv: Record<string, string>;
+  /** Stops every dispatcher, then the stack. */
+  stop(): Promise<void>;
+}
+
+export interface FaultStackOptions {
+  /** Suffix of the test's own queue prefix: no job another test file left in the run's queues reaches its dispatcher. */
+  name: string;
+  /** The dev-stack's apps besides the dispatcher (the gateway and the simulator at least). */
+  apps: string[];
+  /** Variables for the dev-stack (e.g. the simulator's latency). */
+  stackEnv?: Record<string, string>;
+  /** The dispatcher's SUBMIT_MAX_UNRECORDED: the most parts a kill can leave in doubt. */
+  maxUnrecorded: number;
+}
+
+/** Two binds of window 20, the dispatcher's defaults, written out so the tests' bounds can be read next to them. */
+export const SMPP_WINDOW = 20;
+export const SMPP_BINDS = 2;
+
+export async function startFaultStack(options: FaultStackOptions): Promise<FaultStack> {
+  const smppPort = String(await freePort());
+  const simulatorPort = await freePort();
+  const queuePrefix = `${process.env['QUEUE_PREFIX'] ?? 'mp-test'}-${options.name}`;
+  const stack = await startStack({
+    apps: options.apps,
+    env: { ...options.stackEnv, SMSC_PORT: smppPort, SMSC_SIMULATOR_PORT: String(simulatorPort), QUEUE_PREFIX: queuePrefix },
+  });
+  const dispatcherEnv = {
+    SMSC_PORT: smppPort,
+    QUEUE_PREFIX: queuePrefix,
+    SMPP_WINDOW: String(SMPP_WINDOW),
+    SMPP_BINDS: String(SMPP_BINDS),
+    SUBMIT_MAX_UNRECORDED: String(options.maxUnrecorded),
+    OUTBOX_SWEEP_MS: '1000',
+    LOG_LEVEL: 'warn',
+  };
+  const dispatchers = [await startAppProcess({ app: 'sms-dispatcher', env: dispatcherEnv })];
+  return {
+    stack,
+    simulator: simulatorClient(`http://127.0.0.1:${simulatorPort}`),
+    dispatchers,
+    dispatcherEnv,
+    stop: async () => {
+      await Promise.all(dispatchers.map((dispatcher) => dispatcher.stop()));
+      await stack.stop();
+    },
+  };
+}
+
+/** Parts of the scope the dispatcher has recorded as submitted (their carrier id stored). */
+export async function recordedParts(db: Client, scope: MessageScope): Promise<number> {
+  const { rows } = await db.query<{ n: string }>(
+    `SELECT count(*) AS n FROM message_parts p JOIN messages m ON m.id = p.message_id
+     WHERE m.${scope.column} = $1 AND p.carrier_message_id IS NOT NULL`,
+    [scope.id],
+  );
+  return Number(rows[0].n);
+}
+
+export interface KillPlan extends Pick<FaultStack, 'simulator' | 'dispatchers' | 'dispatcherEnv'> {
   /** Kill once the simulator has accepted this many parts. */
   killAtAccepted: number;
   /** Every part the run sends: the kill must come before the carrier has them all. */
