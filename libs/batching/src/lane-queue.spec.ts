@@ -14,6 +14,7 @@ describe('LaneQueue', () => {
     queue.push('urgent-2', 0);
     expect(queue.shift()).toBe('urgent-2');
     expect(queue.take(2)).toEqual(['normal-2', 'bulk-1']);
+    expect(queue.length).toBe(1);
     queue.push('urgent-3', 0);
     expect(queue.drain()).toEqual(['urgent-3', 'bulk-2']);
     expect(queue.length).toBe(0);
@@ -27,6 +28,7 @@ describe('LaneQueue', () => {
     expect(queue.toArray()).toEqual(['early', 'late']);
     expect(queue.remove('late')).toBe(true);
     expect(queue.remove('late')).toBe(false);
+    expect(queue.length).toBe(1);
     expect(queue.toArray()).toEqual(['early']);
     expect(() => new LaneQueue(0)).toThrow(RangeError);
   });

@@ -4,6 +4,7 @@
  */
 export class LaneQueue<T> {
   private readonly lanes: T[][];
+  private size = 0;
 
   constructor(laneCount: number) {
     if (!(laneCount >= 1)) throw new RangeError('laneCount must be at least 1');
@@ -11,17 +12,23 @@ export class LaneQueue<T> {
   }
 
   get length(): number {
-    return this.lanes.reduce((sum, lane) => sum + lane.length, 0);
+    return this.size;
   }
 
   /** Adds the item at the end of its lane (a lane past the last counts as the last). */
   push(item: T, lane: number): void {
     this.lanes[Math.min(Math.max(0, Math.trunc(lane)), this.lanes.length - 1)].push(item);
+    this.size += 1;
   }
 
   /** The first item of the most urgent lane that has one. */
   shift(): T | undefined {
-    for (const lane of this.lanes) if (lane.length > 0) return lane.shift();
+    for (const lane of this.lanes) {
+      if (lane.length > 0) {
+        this.size -= 1;
+        return lane.shift();
+      }
+    }
     return undefined;
   }
 
@@ -32,6 +39,7 @@ export class LaneQueue<T> {
       if (taken.length >= n) break;
       taken.push(...lane.splice(0, n - taken.length));
     }
+    this.size -= taken.length;
     return taken;
   }
 
@@ -41,6 +49,7 @@ export class LaneQueue<T> {
       const index = lane.indexOf(item);
       if (index >= 0) {
         lane.splice(index, 1);
+        this.size -= 1;
         return true;
       }
     }
@@ -49,6 +58,7 @@ export class LaneQueue<T> {
 
   /** Every item, most urgent first, leaving the queue empty. */
   drain(): T[] {
+    this.size = 0;
     return this.lanes.flatMap((lane) => lane.splice(0));
   }
 
