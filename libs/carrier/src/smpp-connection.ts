@@ -1,5 +1,6 @@
 import { connect as openSession, type PDU, type Session } from 'smpp';
 import { reconnectDelay } from './backoff';
+import { coalesceWrites } from './coalesced-writes';
 import { CommandStatus, describeStatus } from './command-status';
 import { receiptOf } from './deliver-sm';
 import type { DeliveryReceipt } from './delivery-receipt';
@@ -140,6 +141,7 @@ export class SmppConnection {
   private open(): void {
     const { host, port, responseTimeoutMs } = this.options;
     const session = openSession({ host, port });
+    coalesceWrites(session.socket);
     this.session = session;
     // A TCP connect or a bind that hangs counts as a failed attempt.
     this.bindTimer = setTimeout(() => {

@@ -4,3 +4,4 @@ export * from './data-source';
 export * from './repositories';
 export * from './database.module';
 export * from './advisory-locks';
+export * from './time-ordered-id';

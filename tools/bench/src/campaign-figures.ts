@@ -12,7 +12,7 @@ export interface CampaignOutcome {
   receiptsStored: number;
   finalMessages: number;
   deliveredMessages: number;
-  /** Seconds from acceptance to the last part's submitted_at / receipt's received_at / message's completed_at. */
+  /** Seconds from acceptance to the last part's submitted_at / receipt's application / message's completed_at. */
   lastSubmittedAfterS: number | null;
   lastReceiptAfterS: number | null;
   lastFinalAfterS: number | null;
@@ -20,10 +20,11 @@ export interface CampaignOutcome {
 
 export async function campaignOutcome(db: Client, campaignId: string, acceptedAt: Date): Promise<CampaignOutcome> {
   const parts = await db.query<Record<string, string | Date | null>>(
+    // A receipt is applied to its part as it is stored (only one that overtakes its part waits in
+    // carrier_receipts until the part is recorded): the part's receipt_stat and completed_at.
     `SELECT count(*) AS parts, count(p.submitted_at) AS submitted, max(p.submitted_at) AS last_submitted,
-            count(r.carrier_message_id) AS receipts, max(r.received_at) AS last_receipt
+            count(p.receipt_stat) AS receipts, max(p.completed_at) FILTER (WHERE p.receipt_stat IS NOT NULL) AS last_receipt
      FROM messages m JOIN message_parts p ON p.message_id = m.id
-     LEFT JOIN carrier_receipts r ON r.carrier_message_id = p.carrier_message_id
      WHERE m.campaign_id = $1`,
     [campaignId],
   );

@@ -45,6 +45,8 @@ interface Session {
   readonly limiter: SlidingWindowLimiter;
   /** Receipts sent and not yet acknowledged, by deliver_sm sequence number. */
   readonly unacknowledged: Map<number, { receipt: PendingReceipt; timer: NodeJS.Timeout }>;
+  /** PDUs written during this tick, sent together at its end. */
+  readonly outgoing: Buffer[];
 }
 
 const canReceive = (session: Session): boolean => session.mode === 'receiver' || session.mode === 'transceiver';
@@ -97,6 +99,7 @@ export class SmppServer {
       outstanding: 0,
       limiter: new SlidingWindowLimiter(this.options.maxRatePerSecond),
       unacknowledged: new Map(),
+      outgoing: [],
     };
     this.sessions.add(session);
     socket.setNoDelay(true);
@@ -108,7 +111,7 @@ export class SmppServer {
         const status = error instanceof PduError ? error.status : CommandStatus.ESME_RSYSERR;
         this.logger.warn({ event: 'bad_pdu', session: session.id, error: String(error) });
         this.write(session, encodePdu(CommandId.generic_nack, status, 0));
-        socket.end();
+        this.end(session);
       }
     });
     socket.on('error', (error) => this.logger.debug({ event: 'socket_error', session: session.id, error: error.message }));
@@ -129,7 +132,7 @@ export class SmppServer {
           return respond(0);
         case CommandId.unbind:
           respond(0);
-          session.socket.end();
+          this.end(session);
           return;
         case CommandId.submit_sm:
           return this.submit(session, pdu, respond);
@@ -157,7 +160,7 @@ export class SmppServer {
     if (refused) {
       this.logger.warn({ event: 'bind_refused', session: session.id, systemId: request.systemId, status: refused });
       respond(refused);
-      session.socket.end();
+      this.end(session);
       return;
     }
     session.systemId = request.systemId;
@@ -271,7 +274,22 @@ export class SmppServer {
     this.timers.add(timer);
   }
 
+  /** Ends the session's socket once what was written before has left (immediates run in order). */
+  private end(session: Session): void {
+    setImmediate(() => session.socket.end());
+  }
+
+  /**
+   * PDUs for a session leave together once the event loop has run what fell due: one write for
+   * all the responses and receipts whose timers fired together, instead of a system call each (a
+   * carrier's own SMSC batches its socket writes too). setImmediate, not nextTick: Node runs
+   * nextTick callbacks between one timer's callback and the next.
+   */
   private write(session: Session, pdu: Buffer): void {
-    if (session.socket.writable) session.socket.write(pdu);
+    if (session.outgoing.push(pdu) > 1) return;
+    setImmediate(() => {
+      const pdus = session.outgoing.splice(0);
+      if (session.socket.writable) session.socket.write(pdus.length === 1 ? pdus[0] : Buffer.concat(pdus));
+    });
   }
 }

@@ -5,13 +5,14 @@ import { DispatchStore, type DispatchResult } from '@mp/messaging';
 import { OutboxRelay } from '@mp/queue-runtime';
 import { DataSource } from 'typeorm';
 import { SmsDispatcherEnv } from '../sms-dispatcher.env';
+import { SubmitRecorder } from '../sms-submit/submit-recorder.service';
 import { CarrierPool } from './carrier-pool.service';
 
 /**
- * Stores every delivery receipt and moves its part (and, once all parts are final, its message).
- * Receipts that arrive together are stored in one transaction. The deliver_sm is acknowledged
- * only after its receipt is stored; if storing fails the SMSC is told so (ESME_RX_T_APPN) and
- * sends it again.
+ * Applies every delivery receipt to its part (and, once all parts are final, to its message); a
+ * receipt that overtakes the recording of its part is stored for it. Receipts that arrive
+ * together are applied in one transaction. The deliver_sm is acknowledged only after its receipt
+ * is committed; if that fails the SMSC is told so (ESME_RX_T_APPN) and sends it again.
  */
 @Injectable()
 export class ReceiptRecorder implements OnModuleInit, OnApplicationShutdown {
@@ -26,6 +27,7 @@ export class ReceiptRecorder implements OnModuleInit, OnApplicationShutdown {
     private readonly carrier: CarrierPool,
     private readonly relay: OutboxRelay,
     private readonly config: SmsDispatcherEnv,
+    private readonly submits: SubmitRecorder,
   ) {
     this.store = new DispatchStore(dataSource);
     this.batcher = new GroupCommit(
@@ -69,6 +71,9 @@ export class ReceiptRecorder implements OnModuleInit, OnApplicationShutdown {
 
   async record(receipt: DeliveryReceipt): Promise<void> {
     try {
+      // A receipt that overtook the recording of its part's submit response goes after it, and
+      // then finds the part (across processes, the carrier id's advisory lock orders them).
+      await this.submits.whenRecorded(receipt.carrierMessageId);
       await this.batcher.submit(receipt);
     } catch (error) {
       this.logger.error({ msg: 'could not record a delivery receipt; the SMSC will resend it', carrierMessageId: receipt.carrierMessageId, err: error });

@@ -30,7 +30,10 @@ export class CampaignBatchProcessor {
     if (work.kind === 'nothing') return { skipped: work.status };
     let submitted = 0;
     for (let start = 0; start < work.messageIds.length; start += CHUNK) {
-      submitted += (await this.submitter.submit(work.messageIds.slice(start, start + CHUNK), context.attempt, 'bulk')).submitted;
+      const chunk = work.messages
+        ? this.submitter.submitLoaded(work.messages.slice(start, start + CHUNK), context.attempt, 'bulk')
+        : this.submitter.submit(work.messageIds.slice(start, start + CHUNK), context.attempt, 'bulk');
+      submitted += (await chunk).submitted;
     }
     await this.batches.finish(data.batchId);
     this.logger.log({ msg: 'campaign batch dispatched', batchId: data.batchId, campaignId: work.campaignId, messages: work.messageIds.length, submitted });

@@ -58,6 +58,11 @@ export class SmsSubmitter {
     if (messages.length < messageIds.length) {
       this.logger.error({ msg: 'some messages of the job do not exist', wanted: messageIds.length, found: messages.length });
     }
+    return this.submitLoaded(messages, attempt, lane);
+  }
+
+  /** submit, for messages already loaded (or just made, as a campaign batch's are). */
+  async submitLoaded(messages: readonly DispatchMessage[], attempt = 1, lane: TrafficLane = 'normal'): Promise<SubmitSummary> {
     const lastAttempt = attempt >= QUEUE_POLICIES[QueueName.SmsDispatch].attempts;
     const results = await Promise.allSettled(messages.map((message) => this.submitMessage(message, lastAttempt, lane)));
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');

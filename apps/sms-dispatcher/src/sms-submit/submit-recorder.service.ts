@@ -22,6 +22,8 @@ export interface SubmittedPart {
 export class SubmitRecorder implements OnApplicationShutdown {
   private readonly urgent: GroupCommit<SubmittedPart, void>;
   private readonly others: GroupCommit<SubmittedPart, void>;
+  /** Records not yet committed, by carrier id (see whenRecorded). */
+  private readonly recording = new Map<string, Promise<void>>();
 
   constructor(dataSource: DataSource, relay: OutboxRelay) {
     const store = new DispatchStore(dataSource);
@@ -39,8 +41,23 @@ export class SubmitRecorder implements OnApplicationShutdown {
 
   /** Resolves once the part is recorded as submitted. */
   submitted(part: SubmittedPart, lane: TrafficLane = 'normal'): Promise<void> {
-    if (lane === 'urgent') return this.urgent.submit(part);
-    return this.others.submit(part, lane === 'normal' ? 0 : 1);
+    const recorded = lane === 'urgent' ? this.urgent.submit(part) : this.others.submit(part, lane === 'normal' ? 0 : 1);
+    const { carrierMessageId } = part;
+    this.recording.set(carrierMessageId, recorded);
+    const forget = () => {
+      if (this.recording.get(carrierMessageId) === recorded) this.recording.delete(carrierMessageId);
+    };
+    recorded.then(forget, forget);
+    return recorded;
+  }
+
+  /**
+   * Settles once this process's record of the carrier id, if one is under way, has committed or
+   * failed. A receipt waits for it instead of for the record's database lock: holding its other
+   * carrier ids' locks meanwhile, it would hold up the next records behind it.
+   */
+  async whenRecorded(carrierMessageId: string): Promise<void> {
+    await this.recording.get(carrierMessageId)?.catch(() => undefined);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -16,8 +16,10 @@ const FINAL_RECEIPT_STATES: Record<string, string> = {
   DELETED: 'undelivered',
   UNKNOWN: 'undelivered',
 };
+const STATS = Object.keys(FINAL_RECEIPT_STATES);
+const STATES = Object.values(FINAL_RECEIPT_STATES);
 
-/** The receipts worth storing: a final `stat` (ENROUTE, ACCEPTD… change nothing), one per carrier id, the first. */
+/** The receipts worth applying: a final `stat` (ENROUTE, ACCEPTD… change nothing), one per carrier id, the first. */
 export function finalReceipts(receipts: readonly CarrierReceipt[]): CarrierReceipt[] {
   const byCarrierId = new Map<string, CarrierReceipt>();
   for (const receipt of receipts) {
@@ -26,8 +28,52 @@ export function finalReceipts(receipts: readonly CarrierReceipt[]): CarrierRecei
   return [...byCarrierId.values()];
 }
 
-/** Stores receipts; one already stored for a carrier id wins (a carrier's resend is the same receipt). */
-export async function storeReceipts(manager: EntityManager, receipts: readonly CarrierReceipt[]): Promise<void> {
+/** What applying receipts did: the messages whose parts moved, and the receipts no part carries the id of yet. */
+export interface AppliedReceipts {
+  messageIds: string[];
+  early: CarrierReceipt[];
+}
+
+/**
+ * Applies receipts straight to the submitted parts that carry their carrier ids, and returns the
+ * messages changed and the receipts whose carrier id no part carries yet: those overtook the
+ * recording of their part's submit response, and must be stored for it (storeEarlyReceipts). A
+ * receipt for a part already final (a carrier's resend) changes nothing. The caller holds the
+ * advisory locks of these carrier ids, the only locks under which a part with a carrier id is
+ * written, so the parts read here stay as read.
+ */
+export async function applyReceiptsToParts(manager: EntityManager, receipts: readonly CarrierReceipt[]): Promise<AppliedReceipts> {
+  if (receipts.length === 0) return { messageIds: [], early: [] };
+  const [row]: { changed: string[] | null; unknown: string[] | null }[] = await manager.query(
+    // `keyed` finds parts by carrier id only, with no state in its conditions, and is
+    // materialized: the partial index of submitted parts must never look cheaper than the keys
+    // (statistics taken while that set was empty say it holds one row, and the planner then
+    // scans it once per key). The state is checked on the rows found, never in the UPDATE's own
+    // conditions, which would make that index a candidate again.
+    `WITH keyed AS MATERIALIZED (
+       SELECT p.message_id, p.part_index, p.status, r.carrier_message_id, r.stat, r.err
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS r(carrier_message_id, stat, err)
+       JOIN message_parts p ON p.carrier_message_id = r.carrier_message_id AND p.carrier_message_id IS NOT NULL),
+     done AS (
+       UPDATE message_parts p SET status = s.state, receipt_stat = t.stat,
+         error_code = CASE WHEN s.state = 'delivered' THEN NULL ELSE t.err END, completed_at = now()
+       FROM keyed t JOIN unnest($4::text[], $5::text[]) AS s(stat, state) ON s.stat = t.stat
+       WHERE t.status = 'submitted' AND p.message_id = t.message_id AND p.part_index = t.part_index
+       RETURNING p.message_id)
+     SELECT (SELECT array_agg(DISTINCT message_id)::text[] FROM done) AS changed,
+            ARRAY(SELECT id FROM unnest($1::text[]) AS u(id) WHERE NOT EXISTS (SELECT 1 FROM keyed k WHERE k.carrier_message_id = u.id)) AS unknown`,
+    [receipts.map((r) => r.carrierMessageId), receipts.map((r) => r.stat), receipts.map((r) => r.err), STATS, STATES],
+  );
+  const unknown = new Set(row?.unknown ?? []);
+  return { messageIds: row?.changed ?? [], early: receipts.filter((r) => unknown.has(r.carrierMessageId)) };
+}
+
+/**
+ * Stores receipts that overtook their part's submit record, for it to apply; one already stored
+ * for a carrier id wins (a carrier's resend is the same receipt).
+ */
+export async function storeEarlyReceipts(manager: EntityManager, receipts: readonly CarrierReceipt[]): Promise<void> {
+  if (receipts.length === 0) return;
   await manager.query(
     `INSERT INTO carrier_receipts (carrier_message_id, stat, err, done_at)
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[])
@@ -41,35 +87,25 @@ export async function storeReceipts(manager: EntityManager, receipts: readonly C
   );
 }
 
-/**
- * The messages whose parts carry these carrier ids. A plain read is enough: the caller holds the
- * advisory locks of these ids, and a carrier id is only ever recorded under its lock.
- */
-export async function messagesOfCarrierIds(manager: EntityManager, carrierMessageIds: readonly string[]): Promise<string[]> {
-  const rows: { message_id: string }[] = await manager.query(
-    `SELECT DISTINCT message_id FROM message_parts WHERE carrier_message_id = ANY($1::text[])`,
+/** Of these carrier ids, those with a stored receipt not yet applied (by key: usually none). */
+export async function storedUnappliedReceipts(manager: EntityManager, carrierMessageIds: readonly string[]): Promise<string[]> {
+  if (carrierMessageIds.length === 0) return [];
+  const rows: { carrier_message_id: string }[] = await manager.query(
+    `SELECT r.carrier_message_id FROM unnest($1::text[]) AS k(id) JOIN carrier_receipts r ON r.carrier_message_id = k.id WHERE r.applied_at IS NULL`,
     [carrierMessageIds],
   );
-  return rows.map((row) => row.message_id);
+  return rows.map((row) => row.carrier_message_id);
 }
 
 /**
- * Applies the stored, unapplied receipts of these carrier ids to their submitted parts, among
- * the given (locked) messages, and marks the receipts applied. Returns the messages changed.
- * A receipt whose part is not submitted yet stays unapplied for the recording of the part.
+ * Applies the stored, unapplied receipts of these carrier ids to their submitted parts and marks
+ * the receipts applied. Returns the messages changed. A receipt whose part is not submitted yet
+ * stays unapplied for the recording of the part. The caller holds the carrier ids' advisory locks.
  */
-export async function applyStoredReceipts(
-  manager: EntityManager,
-  carrierMessageIds: readonly string[],
-  lockedMessageIds: readonly string[],
-): Promise<string[]> {
-  if (carrierMessageIds.length === 0 || lockedMessageIds.length === 0) return [];
+export async function applyStoredReceipts(manager: EntityManager, carrierMessageIds: readonly string[]): Promise<string[]> {
+  if (carrierMessageIds.length === 0) return [];
   const rows: { message_id: string }[] = await manager.query(
-    // `keyed` joins by carrier id only, with no state in its conditions, and is materialized: the
-    // partial indexes of unapplied receipts and of submitted parts must never look cheaper than the
-    // keys (statistics taken while those sets were empty say they hold one row, and the planner
-    // then scans them once per key). The states are checked on the rows found; the caller's locks
-    // keep them as read.
+    // Materialized and by key, for the reason given in applyReceiptsToParts.
     `WITH keyed AS MATERIALIZED (
        SELECT r.carrier_message_id, r.stat, r.err, r.applied_at, p.message_id, p.part_index, p.status AS part_status
        FROM unnest($1::text[]) AS k(carrier_message_id)
@@ -77,8 +113,8 @@ export async function applyStoredReceipts(
        JOIN message_parts p ON p.carrier_message_id = k.carrier_message_id AND p.carrier_message_id IS NOT NULL),
      targets AS (
        SELECT t.message_id, t.part_index, t.carrier_message_id, t.stat, t.err, s.state
-       FROM keyed t JOIN unnest($3::text[], $4::text[]) AS s(stat, state) ON s.stat = t.stat
-       WHERE t.applied_at IS NULL AND t.part_status = 'submitted' AND t.message_id = ANY($2::uuid[])),
+       FROM keyed t JOIN unnest($2::text[], $3::text[]) AS s(stat, state) ON s.stat = t.stat
+       WHERE t.applied_at IS NULL AND t.part_status = 'submitted'),
      done AS (
        UPDATE message_parts p SET status = t.state, receipt_stat = t.stat,
          error_code = CASE WHEN t.state = 'delivered' THEN NULL ELSE t.err END, completed_at = now()
@@ -87,7 +123,7 @@ export async function applyStoredReceipts(
      applied AS (
        UPDATE carrier_receipts r SET applied_at = now() FROM done d WHERE r.carrier_message_id = d.carrier_message_id)
      SELECT DISTINCT message_id FROM done`,
-    [carrierMessageIds, lockedMessageIds, Object.keys(FINAL_RECEIPT_STATES), Object.values(FINAL_RECEIPT_STATES)],
+    [carrierMessageIds, STATS, STATES],
   );
   return rows.map((row) => row.message_id);
 }

@@ -14,7 +14,8 @@ export function finalMessageState(partStates: readonly string[]): string {
 
 /**
  * Once every part of a message is final, the message takes one final state, once. The caller
- * holds the messages' row locks, so two parts settling at once see each other's update.
+ * holds the row locks of the messages with several parts, so two of their parts settling at once
+ * see each other's update (dispatch-locks.ts).
  */
 export async function settleMessages(manager: EntityManager, lockedMessageIds: readonly string[]): Promise<MessageTransition[]> {
   if (lockedMessageIds.length === 0) return [];

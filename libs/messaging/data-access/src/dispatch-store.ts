@@ -1,9 +1,9 @@
 import { OutboxRepository, type OutboxJob } from '@mp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { loadMessages, type DispatchMessage } from './dispatch-load';
-import { lockCarrierIds, lockMessages } from './dispatch-locks';
+import { lockCarrierIds, lockMessages, lockMultipartMessages } from './dispatch-locks';
 import { inKeyedTransaction } from './keyed-transaction';
-import { applyStoredReceipts, finalReceipts, messagesOfCarrierIds, storeReceipts, type CarrierReceipt } from './dispatch-receipts';
+import { applyReceiptsToParts, applyStoredReceipts, finalReceipts, storedUnappliedReceipts, storeEarlyReceipts, type CarrierReceipt } from './dispatch-receipts';
 import { settleMessages } from './dispatch-settle';
 import { jobsForTransition, type MessageTransition } from './message-events';
 
@@ -71,17 +71,19 @@ export class DispatchStore {
   async recordSubmittedMany(records: readonly SubmittedPart[]): Promise<DispatchResult> {
     if (records.length === 0) return nothing();
     const carrierIds = records.map((r) => r.carrierMessageId);
+    const messageIds = records.map((r) => r.messageId);
     return this.withEvents(async (manager) => {
       await lockCarrierIds(manager, carrierIds);
-      const messageIds = await lockMessages(manager, records.map((r) => r.messageId));
+      await lockMultipartMessages(manager, messageIds);
       await manager.query(
         `UPDATE message_parts p SET status = 'submitted', carrier_message_id = r.carrier_message_id, submitted_at = now()
          FROM unnest($1::uuid[], $2::int[], $3::text[]) AS r(message_id, part_index, carrier_message_id)
          WHERE p.message_id = r.message_id AND p.part_index = r.part_index AND p.status = 'pending'`,
-        [records.map((r) => r.messageId), records.map((r) => r.partIndex), carrierIds],
+        [messageIds, records.map((r) => r.partIndex), carrierIds],
       );
       const sent = await markSent(manager, messageIds);
-      const early = await applyStoredReceipts(manager, carrierIds, messageIds);
+      // A receipt that overtook this record was stored for it: usually there is none.
+      const early = await applyStoredReceipts(manager, await storedUnappliedReceipts(manager, carrierIds));
       return [...sent, ...(await settleMessages(manager, early))];
     });
   }
@@ -110,15 +112,18 @@ export class DispatchStore {
     return this.applyReceipts([receipt]);
   }
 
-  /** applyReceipt for many receipts, in one transaction. */
+  /**
+   * applyReceipt for many receipts, in one transaction: each is applied to its part at once, and
+   * stored only if it overtook the recording of its part (which then applies it).
+   */
   async applyReceipts(receipts: readonly CarrierReceipt[]): Promise<DispatchResult> {
     const final = finalReceipts(receipts);
     if (final.length === 0) return nothing();
-    const carrierIds = final.map((r) => r.carrierMessageId);
     return this.withEvents(async (manager) => {
-      await lockCarrierIds(manager, carrierIds);
-      await storeReceipts(manager, final);
-      return this.applyLockedReceipts(manager, carrierIds);
+      await lockCarrierIds(manager, final.map((r) => r.carrierMessageId));
+      const { messageIds, early } = await applyReceiptsToParts(manager, final);
+      await storeEarlyReceipts(manager, early);
+      return this.settleLocked(manager, messageIds);
     });
   }
 
@@ -160,11 +165,15 @@ export class DispatchStore {
     return this.applyReceipts(stale.map((row) => ({ carrierMessageId: row.carrier_message_id, stat: 'EXPIRED', err: NO_RECEIPT, doneAt: null })));
   }
 
-  /** With the carrier ids locked: lock their messages, apply the stored receipts, settle. */
+  /** With the carrier ids locked: apply their stored receipts, settle. */
   private async applyLockedReceipts(manager: EntityManager, carrierIds: readonly string[]): Promise<MessageTransition[]> {
-    const messageIds = await lockMessages(manager, await messagesOfCarrierIds(manager, carrierIds));
-    const changed = await applyStoredReceipts(manager, carrierIds, messageIds);
-    return settleMessages(manager, changed);
+    return this.settleLocked(manager, await applyStoredReceipts(manager, carrierIds));
+  }
+
+  /** Messages whose parts this transaction moved (under their carrier ids' locks): those now final take their state. */
+  private async settleLocked(manager: EntityManager, messageIds: readonly string[]): Promise<MessageTransition[]> {
+    await lockMultipartMessages(manager, messageIds);
+    return settleMessages(manager, messageIds);
   }
 
   /** Runs a write and commits the outbox jobs of the transitions it made in the same transaction. */

@@ -1,6 +1,6 @@
 import { findPrice, type Money, type PriceRoute, type PriceRule } from '@mp/billing-domain';
 import { splitSms, type SmsEncoding } from '@mp/messaging-domain';
-import type { NewMessage } from '@mp/persistence';
+import { timeOrderedUuid, type NewMessage } from '@mp/persistence';
 import { randomUUID } from 'node:crypto';
 import { userMessageReferences } from './part-references';
 
@@ -44,7 +44,7 @@ export function prepareSend(command: SmsSendCommand, prices: readonly PriceRule[
   const rows: NewMessage[] = command.recipients.map((recipient) => {
     const rule = findPrice(prices, recipient, command.route);
     if (!rule) throw new NoPriceError(recipient, command.route);
-    const id = randomUUID();
+    const id = timeOrderedUuid();
     return {
       id,
       companyId: command.companyId,

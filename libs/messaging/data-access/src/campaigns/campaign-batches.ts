@@ -1,8 +1,8 @@
 import { parseMoney } from '@mp/billing-domain';
 import { splitSms } from '@mp/messaging-domain';
-import { MessageRepository, type NewMessage } from '@mp/persistence';
-import { randomUUID } from 'node:crypto';
+import { MessageRepository, timeOrderedUuid, type NewMessage } from '@mp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { DispatchMessage } from '../dispatch-load';
 import { userMessageReferences } from '../part-references';
 
 interface BatchRow {
@@ -23,8 +23,14 @@ interface BatchRow {
   route: string;
 }
 
-/** What a batch job has to do: submit these messages, or nothing (cancelled or already done). */
-export type BatchWork = { kind: 'submit'; campaignId: string; messageIds: string[] } | { kind: 'nothing'; status: string };
+/**
+ * What a batch job has to do: submit these messages, or nothing (cancelled or already done).
+ * Messages it has just made come whole (`messages`), as they were inserted, so they need not be
+ * read back; those of a batch started before come as ids, to be loaded with their parts' states.
+ */
+export type BatchWork =
+  | { kind: 'submit'; campaignId: string; messageIds: string[]; messages?: DispatchMessage[] }
+  | { kind: 'nothing'; status: string };
 
 /**
  * A campaign batch becomes its message rows once: the batch row is locked and moves from
@@ -49,7 +55,7 @@ export class CampaignBatchStore {
       await new MessageRepository(this.db).insertMany(manager, messages);
       await manager.query(`UPDATE campaign_batches SET status = 'processing', started_at = $2 WHERE id = $1`, [batchId, now]);
       await manager.query(`UPDATE campaigns SET status = 'processing' WHERE id = $1 AND status IN ('queued', 'scheduled')`, [batch.campaign_id]);
-      return { kind: 'submit', campaignId: batch.campaign_id, messageIds: messages.map((m) => m.id) };
+      return { kind: 'submit', campaignId: batch.campaign_id, messageIds: messages.map((m) => m.id), messages: messages.map(asDispatched) };
     });
   }
 
@@ -64,6 +70,21 @@ async function messagesOf(manager: EntityManager, batchId: string): Promise<stri
   return rows.map((row) => row.id);
 }
 
+/** A message just inserted, as the dispatcher would load it: queued, every part pending. */
+function asDispatched(message: NewMessage): DispatchMessage {
+  return {
+    id: message.id,
+    status: message.status,
+    sender: message.sender,
+    recipient: message.recipient,
+    body: message.body,
+    bodySealed: false,
+    route: message.route,
+    webhookUrl: message.webhookUrl,
+    parts: message.partReferences.map((userMessageReference, i) => ({ index: i + 1, status: 'pending', userMessageReference, carrierMessageId: null })),
+  };
+}
+
 function messagesFor(batch: BatchRow): NewMessage[] {
   const encodings = new Map<string, NewMessage['encoding']>();
   const encodingOf = (text: string) => {
@@ -72,7 +93,7 @@ function messagesFor(batch: BatchRow): NewMessage[] {
     return encoding;
   };
   return batch.recipients.map((recipient, i) => {
-    const id = randomUUID();
+    const id = timeOrderedUuid();
     const body = batch.bodies?.[i] ?? batch.campaign_body ?? '';
     const price = parseMoney(batch.prices[i]);
     const parts = batch.parts[i];
