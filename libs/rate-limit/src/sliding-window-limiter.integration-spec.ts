@@ -34,6 +34,17 @@ describe('SlidingWindowLimiter (Redis)', () => {
     }
   });
 
+  it('works on a Redis that has never seen its script, and after the script cache is flushed', async () => {
+    const limiter = new SlidingWindowLimiter(redis, prefix, 60_000);
+    const key = randomUUID();
+    await redis.script('FLUSH');
+    expect((await limiter.take(key, 2)).allowed).toBe(true);
+    expect((await limiter.take(key, 2)).allowed).toBe(true);
+    await redis.script('FLUSH');
+    expect((await limiter.take(key, 2)).allowed).toBe(false);
+    expect((await limiter.usage(key, 2)).used).toBe(2);
+  });
+
   it('frees a slot when the oldest event leaves the rolling window', async () => {
     const limiter = new SlidingWindowLimiter(redis, prefix, 600);
     const key = randomUUID();

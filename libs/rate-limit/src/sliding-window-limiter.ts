@@ -1,4 +1,5 @@
 import type Redis from 'ioredis';
+import { createHash } from 'node:crypto';
 
 export type RateDecision =
   | { allowed: true; used: number; limit: number; slot: string }
@@ -38,6 +39,8 @@ local freeing = redis.call('ZRANGE', KEYS[1], used - limit, used - limit, 'WITHS
 return { 0, used, tonumber(freeing[2]) + window - now }
 `;
 
+const SCRIPT_SHA = createHash('sha1').update(SCRIPT).digest('hex');
+
 let counter = 0;
 
 /**
@@ -54,7 +57,7 @@ export class SlidingWindowLimiter {
 
   async take(key: string, limit: number): Promise<RateDecision> {
     const slot = `${Date.now()}-${process.pid}-${counter++}`;
-    const [allowed, used, wait] = (await this.redis.eval(SCRIPT, 1, this.keyFor(key), this.windowMs, limit, slot, '1')) as number[];
+    const [allowed, used, wait] = await this.run(this.keyFor(key), this.windowMs, limit, slot, '1');
     if (allowed === 1) return { allowed: true, used, limit, slot };
     return { allowed: false, used, limit, retryAfterMs: Math.max(1, wait) };
   }
@@ -65,8 +68,22 @@ export class SlidingWindowLimiter {
   }
 
   async usage(key: string, limit: number): Promise<RateUsage> {
-    const [, used, reset] = (await this.redis.eval(SCRIPT, 1, this.keyFor(key), this.windowMs, limit, '', '0')) as number[];
+    const [, used, reset] = await this.run(this.keyFor(key), this.windowMs, limit, '', '0');
     return { used, limit, remaining: Math.max(0, limit - used), resetAt: reset >= 0 ? new Date(reset) : null };
+  }
+
+  /**
+   * The script by its SHA-1 (EVALSHA), sent whole only when this Redis does not have it yet: sent
+   * whole on every call, it was most of the bytes a gateway wrote to Redis per OTP, and Redis
+   * hashed it again each time.
+   */
+  private async run(key: string, ...args: (string | number)[]): Promise<number[]> {
+    try {
+      return (await this.redis.evalsha(SCRIPT_SHA, 1, key, ...args)) as number[];
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return (await this.redis.eval(SCRIPT, 1, key, ...args)) as number[];
+    }
   }
 
   private keyFor(key: string): string {

@@ -34,10 +34,14 @@ function spread(values: number[]): Spread {
 /** From the database: acceptance → job enqueued → submitted, over `companyId`'s messages created in the window. */
 async function queueStages(db: Client, companyId: string, from: Date, to: Date): Promise<Pick<OtpStages, 'enqueued' | 'createdToEnqueuedMs' | 'enqueuedToSubmittedMs'>> {
   const { rows } = await db.query<Record<string, string | number | null>>(
-    `WITH w AS (
-       SELECT extract(epoch FROM o.enqueued_at - m.created_at) * 1000 AS to_enqueued, extract(epoch FROM p.submitted_at - o.enqueued_at) * 1000 AS to_submitted
-       FROM messages m JOIN message_parts p ON p.message_id = m.id JOIN outbox o ON o.job_id = 'otp-' || m.id
-       WHERE m.company_id = $1 AND m.created_at >= $2 AND m.created_at <= $3 AND o.enqueued_at IS NOT NULL)
+    // OTPs committed together share a dispatch job: each message's is the job listing its id.
+    `WITH jobs AS (
+       SELECT o.enqueued_at, jsonb_array_elements_text(o.data->'messageIds')::uuid AS message_id
+       FROM outbox o WHERE o.queue = 'otp.dispatch' AND o.created_at >= $2 AND o.enqueued_at IS NOT NULL),
+     w AS (
+       SELECT extract(epoch FROM j.enqueued_at - m.created_at) * 1000 AS to_enqueued, extract(epoch FROM p.submitted_at - j.enqueued_at) * 1000 AS to_submitted
+       FROM messages m JOIN message_parts p ON p.message_id = m.id JOIN jobs j ON j.message_id = m.id
+       WHERE m.company_id = $1 AND m.created_at >= $2 AND m.created_at <= $3)
      SELECT count(*) AS enqueued,
             percentile_disc(0.5) WITHIN GROUP (ORDER BY to_enqueued) AS e50, percentile_disc(0.99) WITHIN GROUP (ORDER BY to_enqueued) AS e99,
             percentile_disc(0.5) WITHIN GROUP (ORDER BY to_submitted) AS s50, percentile_disc(0.99) WITHIN GROUP (ORDER BY to_submitted) AS s99

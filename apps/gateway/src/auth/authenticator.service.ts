@@ -10,21 +10,21 @@ import {
 } from '@mp/auth';
 import { ApiKeyRepository } from '@mp/persistence';
 import { GatewayEnv } from '../gateway.env';
-import { CredentialCache } from './credential-cache';
+import { TtlCache } from '../common/ttl-cache';
 import type { Principal } from './principal';
 
 /** Turns what a request presents into the calling company, or nothing. */
 @Injectable()
 export class Authenticator {
-  private readonly byKeyPair: CredentialCache<Principal>;
-  private readonly byKeyId: CredentialCache<Principal>;
+  private readonly byKeyPair: TtlCache<Principal>;
+  private readonly byKeyId: TtlCache<Principal>;
 
   constructor(
     private readonly keys: ApiKeyRepository,
     private readonly config: GatewayEnv,
   ) {
-    this.byKeyPair = new CredentialCache(config.AUTH_CACHE_TTL_MS);
-    this.byKeyId = new CredentialCache(config.AUTH_CACHE_TTL_MS);
+    this.byKeyPair = new TtlCache(config.AUTH_CACHE_TTL_MS);
+    this.byKeyId = new TtlCache(config.AUTH_CACHE_TTL_MS);
   }
 
   async authenticate(headers: CredentialHeaders): Promise<Principal | undefined> {

@@ -3,6 +3,7 @@ import { CompanyRepository } from '@mp/persistence';
 import { createRedisConnection } from '@mp/queue-runtime';
 import { SlidingWindowLimiter, type RateDecision, type RateUsage } from '@mp/rate-limit';
 import type Redis from 'ioredis';
+import { TtlCache } from '../common/ttl-cache';
 import { GatewayEnv } from '../gateway.env';
 
 const MINUTE_MS = 60_000;
@@ -18,7 +19,7 @@ const LIMIT_TTL_MS = 5_000;
 export class OtpRateLimiter implements OnApplicationShutdown {
   private readonly redis: Redis;
   private readonly limiter: SlidingWindowLimiter;
-  private readonly limits = new Map<string, { limit: number; at: number }>();
+  private readonly limits = new TtlCache<number>(LIMIT_TTL_MS);
 
   constructor(
     config: GatewayEnv,
@@ -48,9 +49,9 @@ export class OtpRateLimiter implements OnApplicationShutdown {
   /** Read on every send otherwise: cached a few seconds, as the price table is. */
   private async limitOf(companyId: string): Promise<number> {
     const cached = this.limits.get(companyId);
-    if (cached && Date.now() - cached.at < LIMIT_TTL_MS) return cached.limit;
+    if (cached !== undefined) return cached;
     const limit = (await this.companies.findById(companyId))?.otpRateLimit ?? DEFAULT_LIMIT;
-    this.limits.set(companyId, { limit, at: Date.now() });
+    this.limits.set(companyId, limit);
     return limit;
   }
 }

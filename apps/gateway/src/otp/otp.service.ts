@@ -23,6 +23,7 @@ import { parseTextKey } from '@mp/otp-domain';
 import { ApplicationRepository, type ApplicationEntity, type OutboxJob } from '@mp/persistence';
 import { OutboxRelay } from '@mp/queue-runtime';
 import { DataSource } from 'typeorm';
+import { TtlCache } from '../common/ttl-cache';
 import { GatewayEnv } from '../gateway.env';
 import { PriceBook } from '../pricing/price-book.service';
 import { resolveOtpSend, resolveOtpTarget, resolveOtpVerify, type OtpSendRequest, type OtpTargetRequest } from './otp-request';
@@ -30,9 +31,17 @@ import type { OtpResendDto } from './otp.dto';
 import { OtpFraudGuard } from './otp-fraud-guard.service';
 import { OtpRateLimiter } from './otp-rate-limiter.service';
 
+/**
+ * How long an application (its settings included) is used without reading it again: an
+ * operator's `app:update` takes effect within this. Read on every send, it cost a query and a
+ * tenth of the gateway's CPU per OTP.
+ */
+const APPLICATION_TTL_MS = 5_000;
+
 /** POST /otp/send and /otp/verify: the HTTP side of libs/otp. */
 @Injectable()
 export class OtpService implements OnApplicationShutdown {
+  private readonly applicationCache = new TtlCache<ApplicationEntity>(APPLICATION_TTL_MS);
   private readonly sender: OtpSender;
   private readonly resender: OtpResender;
   private readonly verifier: OtpVerifier;
@@ -142,8 +151,12 @@ export class OtpService implements OnApplicationShutdown {
   }
 
   private async application(companyId: string, appid: string): Promise<ApplicationEntity> {
+    const key = `${companyId}:${appid}`;
+    const cached = this.applicationCache.get(key);
+    if (cached) return cached;
     const application = await this.applications.findForCompany(companyId, appid);
     if (!application) throw new ApiError(HttpStatus.NOT_FOUND, 'Application not found');
+    this.applicationCache.set(key, application);
     return application;
   }
 }

@@ -3,9 +3,8 @@ import { findPrice, type PriceRule } from '@mp/billing-domain';
 import { userMessageReferences } from '@mp/messaging';
 import { splitSms } from '@mp/messaging-domain';
 import { otpTemplateVariables, renderOtpTemplate, sealText, type OtpChannel } from '@mp/otp-domain';
-import type { NewMessage, OutboxJob } from '@mp/persistence';
+import { timeOrderedUuid, type NewMessage, type OutboxJob } from '@mp/persistence';
 import { QueueName } from '@mp/queue-contracts';
-import { randomUUID } from 'node:crypto';
 import { OtpNoPriceError } from './otp-errors';
 
 export interface OtpKeys {
@@ -30,15 +29,35 @@ export interface OtpTextSpec {
   expiryMinutes: number;
 }
 
+/** OTP messages per `sms.submit` job on the OTP queue, as many as single sends share. */
+const OTP_MESSAGES_PER_JOB = 100;
+
 /**
  * The job that delivers an OTP's message: over SMS from the OTP queue (so codes never wait behind
  * campaigns), or through the WhatsApp Cloud API from the otp app.
  */
 export function otpDeliveryJob(channel: OtpChannel, messageId: string, at: Date): OutboxJob {
-  if (channel === 'whatsapp') {
-    return { queue: QueueName.OtpDeliver, jobName: 'otp.whatsapp', jobId: `otp-wa-${messageId}`, data: { messageId }, notBefore: at, priority: null };
+  return otpDeliveryJobs([{ channel, messageId }], at)[0];
+}
+
+/**
+ * The jobs that deliver the messages of OTPs committed together. Their SMS share jobs (the
+ * dispatcher submits a job's messages all at once): one queue job per OTP cost more than the rest
+ * of its dispatch. A job is named after its first message, which no other job carries.
+ */
+export function otpDeliveryJobs(messages: readonly { channel: OtpChannel; messageId: string }[], at: Date): OutboxJob[] {
+  const jobs: OutboxJob[] = [];
+  const sms = messages.filter((m) => m.channel === 'sms').map((m) => m.messageId);
+  for (let start = 0; start < sms.length; start += OTP_MESSAGES_PER_JOB) {
+    const messageIds = sms.slice(start, start + OTP_MESSAGES_PER_JOB);
+    jobs.push({ queue: QueueName.OtpDispatch, jobName: 'sms.submit', jobId: `otp-${messageIds[0]}`, data: { messageIds }, notBefore: at, priority: null });
   }
-  return { queue: QueueName.OtpDispatch, jobName: 'sms.submit', jobId: `otp-${messageId}`, data: { messageIds: [messageId] }, notBefore: at, priority: null };
+  for (const { channel, messageId } of messages) {
+    if (channel === 'whatsapp') {
+      jobs.push({ queue: QueueName.OtpDeliver, jobName: 'otp.whatsapp', jobId: `otp-wa-${messageId}`, data: { messageId }, notBefore: at, priority: null });
+    }
+  }
+  return jobs;
 }
 
 /**
@@ -66,7 +85,7 @@ export function composeOtpMessage(spec: OtpTextSpec, code: string, prices: reado
   if (!rule) throw new OtpNoPriceError(spec.recipient, route);
   const split = splitSms(text);
   const parts = spec.channel === 'whatsapp' ? 1 : split.parts.length;
-  const id = randomUUID();
+  const id = timeOrderedUuid();
   return {
     id,
     companyId: spec.companyId,

@@ -1,9 +1,10 @@
 import type { ItemOutcome } from '@mp/batching';
 import { formatMoney, planCharges, type ChargeDecision, type Money } from '@mp/billing-domain';
-import { blockLookbackStart, blockUntil, retryAfterSeconds } from '@mp/otp-domain';
+import { blockLookbackStart, blockUntil, retryAfterSeconds, type OtpChannel } from '@mp/otp-domain';
 import { LedgerRepository, lockKeysInOrder, MessageRepository, UnknownCompanyError, type NewMessage, type OutboxJob } from '@mp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { OtpBlockedError, OtpNotAffordableError } from './otp-errors';
+import { otpDeliveryJobs } from './otp-message';
 import { recipientLockKey } from './otp-recipient-lock';
 
 /** One OTP send, prepared outside the transaction: its row values, its message and its job. */
@@ -12,7 +13,7 @@ export interface PreparedOtp {
   companyId: string;
   applicationId: string;
   recipient: string;
-  channel: string;
+  channel: OtpChannel;
   sender: string;
   lang: string;
   codeLength: number;
@@ -23,7 +24,6 @@ export interface PreparedOtp {
   customVars: Record<string, string | number | boolean>;
   expiryMinutes: number;
   message: NewMessage;
-  job: OutboxJob;
 }
 
 export interface WrittenOtps {
@@ -95,7 +95,10 @@ async function lockAndFindBlocked(manager: EntityManager, sends: readonly Prepar
 }
 
 async function insertOtps(db: DataSource, manager: EntityManager, sends: readonly PreparedOtp[]): Promise<WrittenOtps['outbox']> {
-  const jobs = sends.map((send) => send.job);
+  const jobs = otpDeliveryJobs(
+    sends.map((send) => ({ channel: send.channel, messageId: send.message.id })),
+    sends[0].sentAt,
+  );
   const ids = await new MessageRepository(db).insertWithJobs(manager, sends.map((send) => send.message), jobs);
   const column = <T>(pick: (send: PreparedOtp) => T): T[] => sends.map(pick);
   await manager.query(

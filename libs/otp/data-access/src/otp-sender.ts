@@ -2,10 +2,9 @@ import type { ApplicationSettings } from '@mp/accounts-domain';
 import { GroupCommit, InFlight } from '@mp/batching';
 import type { Money, PriceRule } from '@mp/billing-domain';
 import { expiresAt, generateOtpCode, hashOtpCode, type OtpChannel } from '@mp/otp-domain';
-import type { OutboxJob } from '@mp/persistence';
-import { randomUUID } from 'node:crypto';
+import { timeOrderedUuid, type OutboxJob } from '@mp/persistence';
 import type { DataSource } from 'typeorm';
-import { composeOtpMessage, otpDeliveryJob, type OtpKeys, type OtpTextSpec } from './otp-message';
+import { composeOtpMessage, type OtpKeys, type OtpTextSpec } from './otp-message';
 import { writeOtpSends, type PreparedOtp } from './otp-send-writer';
 
 export { otpDeliveryJob, type OtpKeys } from './otp-message';
@@ -91,7 +90,7 @@ export class OtpSender {
 
   private prepare(command: OtpSendCommand, prices: readonly PriceRule[]): PreparedOtp {
     const now = this.now();
-    const id = randomUUID();
+    const id = timeOrderedUuid();
     const code = command.code ?? generateOtpCode(command.codeLength);
     const expiryMinutes = command.expiryMinutes ?? command.application.settings.otp_validity_minutes;
     const spec: OtpTextSpec = { ...command, verificationId: id, expiresAt: expiresAt(now, expiryMinutes), expiryMinutes };
@@ -112,7 +111,6 @@ export class OtpSender {
       customVars: command.customVars,
       expiryMinutes,
       message,
-      job: otpDeliveryJob(command.channel, message.id, now),
     };
   }
 }

@@ -61,14 +61,22 @@ export function otpTemplateVariables(input: OtpTemplateInput): Record<string, st
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
+/** The last minute formatted per time zone: every OTP of a minute shows the same expiry minute, and formatToParts is slow. */
+const lastFormatted = new Map<string, { minute: number; value: { date: string; time: string } }>();
+const MINUTE_MS = 60_000;
 
 /** `YYYY-MM-DD` and `HH:MM` (24 h) of an instant in a time zone; RangeError for an unknown zone. */
 function zonedDateTime(instant: Date, timeZone: string): { date: string; time: string } {
+  const minute = Math.floor(instant.getTime() / MINUTE_MS);
+  const last = lastFormatted.get(timeZone);
+  if (last?.minute === minute) return last.value;
   const parts = Object.fromEntries(formatter(timeZone).formatToParts(instant).map((part) => [part.type, part.value]));
-  return {
+  const value = {
     date: `${parts.year.padStart(4, '0')}-${parts.month}-${parts.day}`,
     time: `${parts.hour}:${parts.minute}`,
   };
+  lastFormatted.set(timeZone, { minute, value });
+  return value;
 }
 
 function formatter(timeZone: string): Intl.DateTimeFormat {

@@ -1,5 +1,8 @@
-/** A small TTL cache of verified credentials, bounded so a flood of keys cannot grow it without limit. */
-export class CredentialCache<V> {
+/**
+ * A small TTL cache (verified credentials, applications, rate limits), bounded so a flood of keys
+ * cannot grow it without limit. A TTL of 0 or less caches nothing.
+ */
+export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; expiresAt: number }>();
 
   constructor(
