@@ -141,6 +141,10 @@ export class SmppConnection {
   private open(): void {
     const { host, port, responseTimeoutMs } = this.options;
     const session = openSession({ host, port });
+    // Nagle's algorithm held each submit_sm back until the previous one was acknowledged, which
+    // with a window of outstanding submits made the window's round trip, not the carrier, the
+    // limit; PDUs written together still leave together (coalesceWrites).
+    session.socket.setNoDelay(true);
     coalesceWrites(session.socket);
     this.session = session;
     // A TCP connect or a bind that hangs counts as a failed attempt.

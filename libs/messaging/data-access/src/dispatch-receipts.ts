@@ -1,4 +1,7 @@
+import type { MessageEventStatus } from '@mp/queue-contracts';
 import type { EntityManager } from 'typeorm';
+import { MESSAGE_FINAL } from './dispatch-settle';
+import type { MessageTransition } from './message-events';
 
 export interface CarrierReceipt {
   carrierMessageId: string;
@@ -28,44 +31,58 @@ export function finalReceipts(receipts: readonly CarrierReceipt[]): CarrierRecei
   return [...byCarrierId.values()];
 }
 
-/** What applying receipts did: the messages whose parts moved, and the receipts no part carries the id of yet. */
+/** What applying receipts did. */
 export interface AppliedReceipts {
-  messageIds: string[];
+  /** Messages of one part, settled by their part's receipt. */
+  settled: MessageTransition[];
+  /** Other messages whose parts moved: to settle once their rows are locked (settleMessages). */
+  others: string[];
+  /** Receipts no part carries the id of yet: they overtook their part's record and must be stored for it. */
   early: CarrierReceipt[];
 }
 
 /**
- * Applies receipts straight to the submitted parts that carry their carrier ids, and returns the
- * messages changed and the receipts whose carrier id no part carries yet: those overtook the
- * recording of their part's submit response, and must be stored for it (storeEarlyReceipts). A
- * receipt for a part already final (a carrier's resend) changes nothing. The caller holds the
- * advisory locks of these carrier ids, the only locks under which a part with a carrier id is
- * written, so the parts read here stay as read.
+ * In ONE statement: receipts applied straight to the submitted parts that carry their carrier
+ * ids, and each message of one part settled at once in its part's state (it has no other part to
+ * wait for). Messages of several parts are returned to be settled under their row locks; receipts
+ * whose carrier id no part carries yet are returned to be stored. A receipt for a part already
+ * final (a carrier's resend) changes nothing. The caller holds the advisory locks of these carrier
+ * ids, the only locks under which a part with a carrier id, or a message of one part, is written.
  */
 export async function applyReceiptsToParts(manager: EntityManager, receipts: readonly CarrierReceipt[]): Promise<AppliedReceipts> {
-  if (receipts.length === 0) return { messageIds: [], early: [] };
-  const [row]: { changed: string[] | null; unknown: string[] | null }[] = await manager.query(
-    // `keyed` finds parts by carrier id only, with no state in its conditions, and is
-    // materialized: the partial index of submitted parts must never look cheaper than the keys
-    // (statistics taken while that set was empty say it holds one row, and the planner then
-    // scans it once per key). The state is checked on the rows found, never in the UPDATE's own
-    // conditions, which would make that index a candidate again.
-    `WITH keyed AS MATERIALIZED (
-       SELECT p.message_id, p.part_index, p.status, r.carrier_message_id, r.stat, r.err
-       FROM unnest($1::text[], $2::text[], $3::text[]) AS r(carrier_message_id, stat, err)
-       JOIN message_parts p ON p.carrier_message_id = r.carrier_message_id AND p.carrier_message_id IS NOT NULL),
-     done AS (
-       UPDATE message_parts p SET status = s.state, receipt_stat = t.stat,
-         error_code = CASE WHEN s.state = 'delivered' THEN NULL ELSE t.err END, completed_at = now()
-       FROM keyed t JOIN unnest($4::text[], $5::text[]) AS s(stat, state) ON s.stat = t.stat
-       WHERE t.status = 'submitted' AND p.message_id = t.message_id AND p.part_index = t.part_index
-       RETURNING p.message_id)
-     SELECT (SELECT array_agg(DISTINCT message_id)::text[] FROM done) AS changed,
-            ARRAY(SELECT id FROM unnest($1::text[]) AS u(id) WHERE NOT EXISTS (SELECT 1 FROM keyed k WHERE k.carrier_message_id = u.id)) AS unknown`,
-    [receipts.map((r) => r.carrierMessageId), receipts.map((r) => r.stat), receipts.map((r) => r.err), STATS, STATES],
-  );
+  if (receipts.length === 0) return { settled: [], others: [], early: [] };
+  const [row]: { settled: [string, MessageEventStatus, string | null, string | null][] | null; others: string[] | null; unknown: string[] | null }[] =
+    await manager.query(
+      // `keyed` finds parts by carrier id only, with no state in its conditions, and is
+      // materialized: the partial index of submitted parts must never look cheaper than the keys
+      // (statistics taken while that set was empty say it holds one row, and the planner then
+      // scans it once per key). The state is checked on the rows found, never in the UPDATE's own
+      // conditions, which would make that index a candidate again.
+      `WITH keyed AS MATERIALIZED (
+         SELECT p.message_id, p.part_index, p.status, r.carrier_message_id, r.stat, r.err
+         FROM unnest($1::text[], $2::text[], $3::text[]) AS r(carrier_message_id, stat, err)
+         JOIN message_parts p ON p.carrier_message_id = r.carrier_message_id AND p.carrier_message_id IS NOT NULL),
+       done AS (
+         UPDATE message_parts p SET status = s.state, receipt_stat = t.stat,
+           error_code = CASE WHEN s.state = 'delivered' THEN NULL ELSE t.err END, completed_at = now()
+         FROM keyed t JOIN unnest($4::text[], $5::text[]) AS s(stat, state) ON s.stat = t.stat
+         WHERE t.status = 'submitted' AND p.message_id = t.message_id AND p.part_index = t.part_index
+         RETURNING p.message_id, s.state),
+       settled AS (
+         UPDATE messages m SET status = d.state, completed_at = now(), updated_at = now()
+         FROM done d WHERE m.id = d.message_id AND m.parts = 1 AND NOT (m.status = ANY($6::text[]))
+         RETURNING m.id, m.status, m.webhook_url, m.otp_id)
+       SELECT (SELECT json_agg(json_build_array(id, status, webhook_url, otp_id) ORDER BY id) FROM settled) AS settled,
+              ARRAY(SELECT DISTINCT message_id::text FROM done WHERE message_id NOT IN (SELECT id FROM settled)) AS others,
+              ARRAY(SELECT id FROM unnest($1::text[]) AS u(id) WHERE NOT EXISTS (SELECT 1 FROM keyed k WHERE k.carrier_message_id = u.id)) AS unknown`,
+      [receipts.map((r) => r.carrierMessageId), receipts.map((r) => r.stat), receipts.map((r) => r.err), STATS, STATES, MESSAGE_FINAL],
+    );
   const unknown = new Set(row?.unknown ?? []);
-  return { messageIds: row?.changed ?? [], early: receipts.filter((r) => unknown.has(r.carrierMessageId)) };
+  return {
+    settled: (row?.settled ?? []).map(([messageId, status, webhookUrl, otpId]) => ({ messageId, status, webhookUrl, ...(otpId ? { otpId } : {}) })),
+    others: row?.others ?? [],
+    early: receipts.filter((r) => unknown.has(r.carrierMessageId)),
+  };
 }
 
 /**
@@ -85,16 +102,6 @@ export async function storeEarlyReceipts(manager: EntityManager, receipts: reado
       receipts.map((r) => r.doneAt?.toISOString() ?? null),
     ],
   );
-}
-
-/** Of these carrier ids, those with a stored receipt not yet applied (by key: usually none). */
-export async function storedUnappliedReceipts(manager: EntityManager, carrierMessageIds: readonly string[]): Promise<string[]> {
-  if (carrierMessageIds.length === 0) return [];
-  const rows: { carrier_message_id: string }[] = await manager.query(
-    `SELECT r.carrier_message_id FROM unnest($1::text[]) AS k(id) JOIN carrier_receipts r ON r.carrier_message_id = k.id WHERE r.applied_at IS NULL`,
-    [carrierMessageIds],
-  );
-  return rows.map((row) => row.carrier_message_id);
 }
 
 /**

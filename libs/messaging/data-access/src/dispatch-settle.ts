@@ -2,7 +2,8 @@ import type { MessageEventStatus } from '@mp/queue-contracts';
 import type { EntityManager } from 'typeorm';
 import type { MessageTransition } from './message-events';
 
-const MESSAGE_FINAL = ['delivered', 'undelivered', 'expired', 'rejected', 'failed', 'cancelled'];
+/** Message states that never change again. */
+export const MESSAGE_FINAL = ['delivered', 'undelivered', 'expired', 'rejected', 'failed', 'cancelled'];
 
 /** One state for a message from its parts' final states. */
 export function finalMessageState(partStates: readonly string[]): string {

@@ -3,20 +3,16 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { loadMessages, type DispatchMessage } from './dispatch-load';
 import { lockCarrierIds, lockMessages, lockMultipartMessages } from './dispatch-locks';
 import { inKeyedTransaction } from './keyed-transaction';
-import { applyReceiptsToParts, applyStoredReceipts, finalReceipts, storedUnappliedReceipts, storeEarlyReceipts, type CarrierReceipt } from './dispatch-receipts';
+import { applyReceiptsToParts, applyStoredReceipts, finalReceipts, storeEarlyReceipts, type CarrierReceipt } from './dispatch-receipts';
+import { recordSubmits, type SubmittedPart } from './dispatch-submits';
 import { settleMessages } from './dispatch-settle';
 import { jobsForTransition, type MessageTransition } from './message-events';
 
 export type { DispatchMessage, DispatchPart } from './dispatch-load';
 export type { CarrierReceipt } from './dispatch-receipts';
+export type { SubmittedPart } from './dispatch-submits';
 export { finalMessageState } from './dispatch-settle';
 
-/** A part the carrier accepted, with the id it gave it. */
-export interface SubmittedPart {
-  messageId: string;
-  partIndex: number;
-  carrierMessageId: string;
-}
 
 /** What a write changed, and the outbox jobs committed with it, for the caller to relay. */
 export interface DispatchResult {
@@ -70,21 +66,12 @@ export class DispatchStore {
   /** recordSubmitted for many parts, in one transaction. */
   async recordSubmittedMany(records: readonly SubmittedPart[]): Promise<DispatchResult> {
     if (records.length === 0) return nothing();
-    const carrierIds = records.map((r) => r.carrierMessageId);
-    const messageIds = records.map((r) => r.messageId);
     return this.withEvents(async (manager) => {
-      await lockCarrierIds(manager, carrierIds);
-      await lockMultipartMessages(manager, messageIds);
-      await manager.query(
-        `UPDATE message_parts p SET status = 'submitted', carrier_message_id = r.carrier_message_id, submitted_at = now()
-         FROM unnest($1::uuid[], $2::int[], $3::text[]) AS r(message_id, part_index, carrier_message_id)
-         WHERE p.message_id = r.message_id AND p.part_index = r.part_index AND p.status = 'pending'`,
-        [messageIds, records.map((r) => r.partIndex), carrierIds],
-      );
-      const sent = await markSent(manager, messageIds);
-      // A receipt that overtook this record was stored for it: usually there is none.
-      const early = await applyStoredReceipts(manager, await storedUnappliedReceipts(manager, carrierIds));
-      return [...sent, ...(await settleMessages(manager, early))];
+      await lockCarrierIds(manager, records.map((r) => r.carrierMessageId));
+      await lockMultipartMessages(manager, records.map((r) => r.messageId));
+      const { sent, earlyReceipts } = await recordSubmits(manager, records);
+      if (earlyReceipts.length === 0) return sent;
+      return [...sent, ...(await settleMessages(manager, await applyStoredReceipts(manager, earlyReceipts)))];
     });
   }
 
@@ -121,9 +108,10 @@ export class DispatchStore {
     if (final.length === 0) return nothing();
     return this.withEvents(async (manager) => {
       await lockCarrierIds(manager, final.map((r) => r.carrierMessageId));
-      const { messageIds, early } = await applyReceiptsToParts(manager, final);
+      const { settled, others, early } = await applyReceiptsToParts(manager, final);
       await storeEarlyReceipts(manager, early);
-      return this.settleLocked(manager, messageIds);
+      const all = [...settled, ...(others.length > 0 ? await this.settleLocked(manager, others) : [])];
+      return all.sort((a, b) => (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0));
     });
   }
 
@@ -184,17 +172,4 @@ export class DispatchStore {
       return { transitions, outbox: { ids: await this.outbox.insertMany(manager, jobs), jobs } };
     });
   }
-}
-
-/** Queued messages among these (locked) ones become sent: the first accepted part is enough. */
-async function markSent(manager: EntityManager, lockedMessageIds: readonly string[]): Promise<MessageTransition[]> {
-  if (lockedMessageIds.length === 0) return [];
-  const sent: { id: string; webhook_url: string | null }[] = await manager.query(
-    `WITH sent AS (
-       UPDATE messages SET status = 'sent', sent_at = coalesce(sent_at, now()), updated_at = now()
-       WHERE id = ANY($1::uuid[]) AND status = 'queued' RETURNING id, webhook_url)
-     SELECT id, webhook_url FROM sent ORDER BY id`,
-    [lockedMessageIds],
-  );
-  return sent.map((row) => ({ messageId: row.id, status: 'sent', webhookUrl: row.webhook_url }));
 }
