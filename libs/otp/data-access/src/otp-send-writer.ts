@@ -1,5 +1,5 @@
 import type { ItemOutcome } from '@mp/batching';
-import { formatMoney, planCharges, type ChargeDecision, type Money } from '@mp/billing-domain';
+import { formatMoney, parseMoney, planCharges, type ChargeDecision, type Money } from '@mp/billing-domain';
 import { blockLookbackStart, blockUntil, retryAfterSeconds, type OtpChannel } from '@mp/otp-domain';
 import { LedgerRepository, lockKeysInOrder, MessageRepository, UnknownCompanyError, type NewMessage, type OutboxJob } from '@mp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -50,11 +50,11 @@ export async function writeOtpSends(db: DataSource, sends: readonly PreparedOtp[
 
 async function write(db: DataSource, manager: EntityManager, sends: readonly PreparedOtp[], mode: 'lock-late' | 'lock-first'): Promise<WrittenOtps> {
   const ledger = new LedgerRepository(db);
-  const blocked = await lockAndFindBlocked(manager, sends);
+  const { blocked, balances } = await lockAndRead(manager, sends, mode === 'lock-first');
   const open = sends.filter((send) => !blocked.has(send.id));
   const charges = open.map((send) => ({ companyId: send.companyId, amount: send.message.cost }));
   const companies = open.map((send) => send.companyId);
-  let plan = planCharges(await ledger.readBalances(manager, companies, { lock: mode === 'lock-first' }), charges);
+  let plan = planCharges(balances, charges);
   const accepted = open.filter((_, i) => plan.decisions[i].ok);
   const outbox = accepted.length > 0 ? await insertOtps(db, manager, accepted) : { ids: [], jobs: [] };
   if (mode === 'lock-late' && accepted.length > 0) {
@@ -71,56 +71,75 @@ async function write(db: DataSource, manager: EntityManager, sends: readonly Pre
   return { outcomes: sends.map((send) => outcomeOf(send, blocked.get(send.id), decisions.get(send.id))), outbox };
 }
 
-/** Locks every recipient of the group in key order, and answers when each blocked one's block ends. */
-async function lockAndFindBlocked(manager: EntityManager, sends: readonly PreparedOtp[]): Promise<Map<string, OtpBlockedError>> {
+/** What the group's first read found: each blocked send's refusal, and the balances (unlocked). */
+interface GroupState {
+  blocked: Map<string, OtpBlockedError>;
+  balances: Map<string, Money>;
+}
+
+/**
+ * Locks every recipient of the group in key order; then, in one statement, reads their recent
+ * wrong codes (to refuse the blocked ones) and the companies' balances, locked only when `lock`.
+ */
+async function lockAndRead(manager: EntityManager, sends: readonly PreparedOtp[], lock: boolean): Promise<GroupState> {
   await lockKeysInOrder(manager, sends.map((send) => recipientLockKey(send.applicationId, send.recipient)));
   const now = sends[0].sentAt;
-  const rows: { application_id: string; recipient: string; created_at: Date }[] = await manager.query(
-    `SELECT a.application_id, a.recipient, a.created_at FROM otp_attempts a
-     JOIN unnest($1::uuid[], $2::text[]) AS r(application_id, recipient) ON a.application_id = r.application_id AND a.recipient = r.recipient
-     WHERE a.outcome = 'invalid_code' AND a.created_at >= $3`,
-    [sends.map((s) => s.applicationId), sends.map((s) => s.recipient), blockLookbackStart(now)],
+  const companies = [...new Set(sends.map((send) => send.companyId))].sort();
+  const [row]: { failures: [string, string, string][] | null; balances: [string, string][] | null }[] = await manager.query(
+    `SELECT (SELECT json_agg(json_build_array(a.application_id, a.recipient, a.created_at)) FROM otp_attempts a
+             JOIN unnest($1::uuid[], $2::text[]) AS r(application_id, recipient) ON a.application_id = r.application_id AND a.recipient = r.recipient
+             WHERE a.outcome = 'invalid_code' AND a.created_at >= $3) AS failures,
+            (SELECT json_agg(json_build_array(company_id, balance::text) ORDER BY company_id)
+             FROM (SELECT company_id, balance FROM balances WHERE company_id = ANY($4::uuid[]) ORDER BY company_id${lock ? ' FOR UPDATE' : ''}) b) AS balances`,
+    [sends.map((s) => s.applicationId), sends.map((s) => s.recipient), blockLookbackStart(now), companies],
   );
   const failures = new Map<string, Date[]>();
-  for (const row of rows) {
-    const key = `${row.application_id}:${row.recipient}`;
-    failures.set(key, [...(failures.get(key) ?? []), new Date(row.created_at)]);
+  for (const [applicationId, recipient, createdAt] of row?.failures ?? []) {
+    const key = `${applicationId}:${recipient}`;
+    failures.set(key, [...(failures.get(key) ?? []), new Date(createdAt)]);
   }
   const blocked = new Map<string, OtpBlockedError>();
   for (const send of sends) {
     const until = blockUntil(failures.get(`${send.applicationId}:${send.recipient}`) ?? [], send.sentAt);
     if (until) blocked.set(send.id, new OtpBlockedError(until, retryAfterSeconds(until, send.sentAt)));
   }
-  return blocked;
+  return { blocked, balances: new Map((row?.balances ?? []).map(([companyId, balance]) => [companyId, parseMoney(balance)])) };
 }
 
+/** The group's messages, their parts, OTP rows, `sent` events and dispatch jobs: one statement. */
 async function insertOtps(db: DataSource, manager: EntityManager, sends: readonly PreparedOtp[]): Promise<WrittenOtps['outbox']> {
   const jobs = otpDeliveryJobs(
     sends.map((send) => ({ channel: send.channel, messageId: send.message.id })),
     sends[0].sentAt,
   );
-  const ids = await new MessageRepository(db).insertWithJobs(manager, sends.map((send) => send.message), jobs);
   const column = <T>(pick: (send: PreparedOtp) => T): T[] => sends.map(pick);
-  await manager.query(
-    `WITH o AS (
-       INSERT INTO otps (id, company_id, application_id, recipient, channel, sender, lang, code_length, code_hash, expires_at,
-         last_sent_at, message_id, cost, template_text, custom_vars, expiry_minutes, created_at)
-       SELECT id, company_id, application_id, recipient, channel, sender, lang, code_length, code_hash, expires_at,
-         sent_at, message_id, cost, template_text, custom_vars, expiry_minutes, sent_at
-       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::smallint[], $9::text[],
-         $10::timestamptz[], $11::timestamptz[], $12::uuid[], $13::numeric[], $14::text[], $15::jsonb[], $16::smallint[])
-         AS t(id, company_id, application_id, recipient, channel, sender, lang, code_length, code_hash, expires_at, sent_at, message_id,
-           cost, template_text, custom_vars, expiry_minutes)
-       RETURNING id, company_id, application_id, recipient, channel, created_at)
-     INSERT INTO otp_events (otp_id, company_id, application_id, recipient, event, detail, created_at)
-     SELECT id, company_id, application_id, recipient, 'sent', jsonb_build_object('channel', channel), created_at FROM o`,
-    [
-      column((s) => s.id), column((s) => s.companyId), column((s) => s.applicationId), column((s) => s.recipient), column((s) => s.channel),
-      column((s) => s.sender), column((s) => s.lang), column((s) => s.codeLength), column((s) => s.codeHash), column((s) => s.expiresAt.toISOString()),
-      column((s) => s.sentAt.toISOString()), column((s) => s.message.id), column((s) => formatMoney(s.message.cost)), column((s) => s.templateText),
-      column((s) => JSON.stringify(s.customVars)), column((s) => s.expiryMinutes),
-    ],
-  );
+  const otpRows = (first: number) => {
+    const $ = (i: number) => `$${first + i}`;
+    const types = ['uuid', 'uuid', 'uuid', 'text', 'text', 'text', 'text', 'smallint', 'text', 'timestamptz', 'timestamptz', 'uuid', 'numeric', 'text', 'jsonb', 'smallint'];
+    return {
+      ctes: [
+        `o AS (
+           INSERT INTO otps (id, company_id, application_id, recipient, channel, sender, lang, code_length, code_hash, expires_at,
+             last_sent_at, message_id, cost, template_text, custom_vars, expiry_minutes, created_at)
+           SELECT id, company_id, application_id, recipient, channel, sender, lang, code_length, code_hash, expires_at,
+             sent_at, message_id, cost, template_text, custom_vars, expiry_minutes, sent_at
+           FROM unnest(${types.map((type, i) => `${$(i)}::${type}[]`).join(', ')})
+             AS t(id, company_id, application_id, recipient, channel, sender, lang, code_length, code_hash, expires_at, sent_at, message_id,
+               cost, template_text, custom_vars, expiry_minutes)
+           RETURNING id, company_id, application_id, recipient, channel, created_at)`,
+        `e AS (
+           INSERT INTO otp_events (otp_id, company_id, application_id, recipient, event, detail, created_at)
+           SELECT id, company_id, application_id, recipient, 'sent', jsonb_build_object('channel', channel), created_at FROM o)`,
+      ],
+      params: [
+        column((s) => s.id), column((s) => s.companyId), column((s) => s.applicationId), column((s) => s.recipient), column((s) => s.channel),
+        column((s) => s.sender), column((s) => s.lang), column((s) => s.codeLength), column((s) => s.codeHash), column((s) => s.expiresAt.toISOString()),
+        column((s) => s.sentAt.toISOString()), column((s) => s.message.id), column((s) => formatMoney(s.message.cost)), column((s) => s.templateText),
+        column((s) => JSON.stringify(s.customVars)), column((s) => s.expiryMinutes),
+      ],
+    };
+  };
+  const ids = await new MessageRepository(db).insertWithJobs(manager, sends.map((send) => send.message), jobs, otpRows);
   return { ids, jobs };
 }
 

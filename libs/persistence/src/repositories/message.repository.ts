@@ -50,6 +50,9 @@ interface Statement {
   params: unknown[];
 }
 
+/** More inserts for insertWithJobs' statement: `name AS (INSERT …)` CTEs whose parameters start at `first`. */
+export type AlsoInserted = (first: number) => { ctes: string[]; params: unknown[] };
+
 export class MessageRepository {
   constructor(private readonly db: DataSource) {}
 
@@ -65,17 +68,17 @@ export class MessageRepository {
 
   /**
    * Inserts messages, their parts and the outbox jobs that will dispatch them in ONE statement (one
-   * round trip: acceptance is latency-bound). Returns the ids of the outbox rows inserted.
+   * round trip: acceptance is latency-bound), with the caller's own inserts (`also`: more CTEs,
+   * numbering their parameters from the one given) in the same statement. Returns the ids of the
+   * outbox rows inserted.
    */
-  async insertWithJobs(manager: EntityManager, messages: readonly NewMessage[], jobs: readonly OutboxJob[]): Promise<string[]> {
+  async insertWithJobs(manager: EntityManager, messages: readonly NewMessage[], jobs: readonly OutboxJob[], also?: AlsoInserted): Promise<string[]> {
     const rows = messageRows(messages, 1);
     const parts = partRows(messages, 1 + rows.params.length);
-    const outbox = outboxRows(jobs, 1 + rows.params.length + parts.params.length);
-    const inserted: { id: string }[] = await manager.query(`WITH m AS (${rows.sql}), p AS (${parts.sql}) ${outbox.sql}`, [
-      ...rows.params,
-      ...parts.params,
-      ...outbox.params,
-    ]);
+    const extra = also?.(1 + rows.params.length + parts.params.length) ?? { ctes: [], params: [] };
+    const outbox = outboxRows(jobs, 1 + rows.params.length + parts.params.length + extra.params.length);
+    const ctes = [`m AS (${rows.sql})`, `p AS (${parts.sql})`, ...extra.ctes].join(', ');
+    const inserted: { id: string }[] = await manager.query(`WITH ${ctes} ${outbox.sql}`, [...rows.params, ...parts.params, ...extra.params, ...outbox.params]);
     return inserted.map((row) => String(row.id));
   }
 
