@@ -1,15 +1,9 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { allDone, GroupCommit } from '@mp/batching';
 import type { TrafficLane } from '@mp/carrier';
-import { DispatchStore } from '@mp/messaging';
+import { DispatchStore, type SubmittedPart } from '@mp/messaging';
 import { OutboxRelay } from '@mp/queue-runtime';
 import { DataSource } from 'typeorm';
-
-export interface SubmittedPart {
-  messageId: string;
-  partIndex: number;
-  carrierMessageId: string;
-}
 
 /**
  * Records submit_sm responses. Responses that come back together are recorded in one

@@ -13,7 +13,6 @@ export type { CarrierReceipt } from './dispatch-receipts';
 export type { SubmittedPart } from './dispatch-submits';
 export { finalMessageState } from './dispatch-settle';
 
-
 /** What a write changed, and the outbox jobs committed with it, for the caller to relay. */
 export interface DispatchResult {
   transitions: MessageTransition[];
