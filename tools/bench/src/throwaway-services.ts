@@ -49,7 +49,9 @@ export async function createThrowawayServices(env: NodeJS.ProcessEnv): Promise<T
       const client = new Client({ connectionString: server });
       await client.connect();
       try {
-        await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+        // BENCH_KEEP_DATABASE=1 leaves the run's database for a look afterwards (timelines, plans).
+        if (env['BENCH_KEEP_DATABASE'] === '1') process.stderr.write(`[bench] keeping database ${database}\n`);
+        else await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
       } finally {
         await client.end();
       }
