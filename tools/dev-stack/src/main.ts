@@ -87,7 +87,7 @@ function appSpec(stack: Stack, app: StackProcess, services: Services, port: numb
     name: app.name,
     role: 'app',
     command: process.execPath,
-    args: ['-r', join(repoRoot, 'tools/runtime/register.js'), resolve(repoRoot, app.entry)],
+    args: [...(app.nodeFlags ?? []), '-r', join(repoRoot, 'tools/runtime/register.js'), resolve(repoRoot, app.entry)],
     cwd: repoRoot,
     env: {
       ...process.env,
