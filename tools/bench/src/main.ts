@@ -20,7 +20,7 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
 };
 
 function usage(): string {
-  return 'usage: npm run bench -- <sms|otp|bulk>\n  env: BENCH_DURATION_S (default 30), BENCH_CONNECTIONS (default 64), BENCH_OTP_RATE (otp, default 500),\n       BENCH_BULK_TIMEOUT_S (bulk: how long to follow the 100,000, default 600),\n       BENCH_KEEP_DATABASE=1 (keep the run's database afterwards, to study its timestamps or plans)\n';
+  return 'usage: npm run bench -- <sms|otp|bulk>\n  env: BENCH_DURATION_S (default 30), BENCH_CONNECTIONS (default 64), BENCH_OTP_RATE (otp, default 500),\n       BENCH_BULK_TIMEOUT_S (bulk: how long to follow the 100,000, default 600),\n       BENCH_KEEP_DATABASE=1 (keep the run\'s database afterwards, to study its timestamps or plans)\n';
 }
 
 async function main(argv: string[]): Promise<number> {
