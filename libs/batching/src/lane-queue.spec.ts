@@ -32,4 +32,16 @@ describe('LaneQueue', () => {
     expect(queue.toArray()).toEqual(['early']);
     expect(() => new LaneQueue(0)).toThrow(RangeError);
   });
+
+  it('peeks at what shift would take, and counts the items of the lanes up to one', () => {
+    const queue = new LaneQueue<string>(3);
+    expect(queue.peek()).toBeUndefined();
+    queue.push('bulk', 2);
+    queue.push('normal', 1);
+    queue.push('normal-2', 1);
+    expect(queue.peek()).toBe('normal');
+    expect([queue.lengthUpTo(0), queue.lengthUpTo(1), queue.lengthUpTo(2)]).toEqual([0, 2, 3]);
+    expect(queue.length).toBe(3);
+    expect(queue.shift()).toBe('normal');
+  });
 });

@@ -15,6 +15,13 @@ export class LaneQueue<T> {
     return this.size;
   }
 
+  /** Items waiting in lanes 0 to `lane`, that lane included. */
+  lengthUpTo(lane: number): number {
+    let count = 0;
+    for (let i = 0; i <= lane && i < this.lanes.length; i += 1) count += this.lanes[i].length;
+    return count;
+  }
+
   /** Adds the item at the end of its lane (a lane past the last counts as the last). */
   push(item: T, lane: number): void {
     this.lanes[Math.min(Math.max(0, Math.trunc(lane)), this.lanes.length - 1)].push(item);
@@ -29,6 +36,12 @@ export class LaneQueue<T> {
         return lane.shift();
       }
     }
+    return undefined;
+  }
+
+  /** The item shift would take, left in place. */
+  peek(): T | undefined {
+    for (const lane of this.lanes) if (lane.length > 0) return lane[0];
     return undefined;
   }
 

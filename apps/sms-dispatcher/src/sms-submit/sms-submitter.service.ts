@@ -32,7 +32,11 @@ export class SmsSubmitter {
   private readonly logger = new Logger('SmsSubmitter');
   private readonly store: DispatchStore;
   private readonly textKey: Buffer;
-  /** Bounds the parts in doubt (sent, response not recorded): what a crash makes the next run send again. */
+  /**
+   * Bounds the parts in doubt (sent, response not recorded): what a crash makes the next run send
+   * again. A tenth is kept from campaigns, so an OTP does not wait for a campaign's next flush of
+   * records to free a permit.
+   */
   private readonly unrecorded: LanePermits;
 
   constructor(
@@ -44,7 +48,7 @@ export class SmsSubmitter {
   ) {
     this.store = new DispatchStore(dataSource);
     this.textKey = parseTextKey(config.OTP_TEXT_KEY);
-    this.unrecorded = new LanePermits(config.SUBMIT_MAX_UNRECORDED, TRAFFIC_LANES.length);
+    this.unrecorded = new LanePermits(config.SUBMIT_MAX_UNRECORDED, TRAFFIC_LANES.length, Math.floor(config.SUBMIT_MAX_UNRECORDED / 10));
   }
 
   /**
