@@ -35,6 +35,29 @@ describe('SubmitWindow', () => {
     ]);
   });
 
+  it('lets campaign parts fill only a quarter of the window while other parts flow, and all of it again a second after', () => {
+    const window = new SubmitWindow({ ...options, windowSize: 8, responseTimeoutMs: 10_000 });
+    const { sender, sent } = fakeSender();
+    window.resume(sender);
+    const bulk = (n: number) => Array.from({ length: n }, (_, i) => void window.submit({ bulk: i }, 'bulk'));
+    bulk(8);
+    expect(sent).toHaveLength(8); // no other traffic: the whole window
+    for (const item of sent.splice(0)) item.answer(0, 'id');
+
+    void window.submit({ otp: 1 }, 'urgent');
+    bulk(8);
+    expect(sent.map((item) => item.parameters)).toEqual([{ otp: 1 }, { bulk: 0 }, { bulk: 1 }]);
+    sent[1].answer(0, 'id'); // a campaign part answered: the next takes its place, no more
+    expect(sent).toHaveLength(4);
+    void window.submit({ otp: 2 }, 'urgent'); // the rest of the window stays free for OTPs
+    expect(sent).toHaveLength(5);
+
+    jest.advanceTimersByTime(1_001);
+    sent[2].answer(0, 'id'); // a second without other traffic: the last five campaign parts fill the window again
+    expect(sent).toHaveLength(10);
+    expect(window.outstanding).toBe(8);
+  });
+
   it('sends waiting urgent parts before normal ones and normal before bulk, whenever they came', () => {
     const window = new SubmitWindow({ ...options, windowSize: 1 });
     const { sender, sent } = fakeSender();

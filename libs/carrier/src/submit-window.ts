@@ -15,14 +15,23 @@ export interface SubmitWindowOptions {
   target: string;
 }
 
+/** How long after a part of another lane was submitted the least urgent lane's share stays capped. */
+export const OTHERS_ACTIVE_MS = 1_000;
+/** The share of the window the least urgent lane (campaigns) may fill while other parts flow. */
+export const BULK_SHARE_WHILE_OTHERS_ACTIVE = 0.25;
+
+const BULK_LANE = TRAFFIC_LANES.length - 1;
+
 interface Waiting {
   parameters: Record<string, unknown>;
+  lane: number;
   resolve: (outcome: SubmitOutcome) => void;
   /** Fails the submit when no bind comes in time. */
   unboundTimer?: NodeJS.Timeout;
 }
 
 interface InFlight {
+  lane: number;
   resolve: (outcome: SubmitOutcome) => void;
   timer: NodeJS.Timeout;
 }
@@ -34,6 +43,12 @@ export const noResponse = (reason: string): SubmitOutcome => ({ ok: false, perma
  * parts), in order within a lane, at most windowSize waiting for their response, no faster than a
  * token bucket allows. While there is no bind (no sender), submits wait for one for
  * up to responseTimeoutMs.
+ *
+ * While parts of the other lanes flow (one was submitted within OTHERS_ACTIVE_MS), campaign parts
+ * may fill only a quarter of the window: a campaign at full speed takes the CPU that OTPs need on
+ * their way through the dispatcher, the database and the carrier, and they reached the carrier
+ * hundreds of milliseconds late. The campaign slows down while they flow, and speeds up again
+ * after.
  */
 export class SubmitWindow {
   private readonly waiting = new LaneQueue<Waiting>(TRAFFIC_LANES.length);
@@ -41,10 +56,14 @@ export class SubmitWindow {
   private readonly bucket: TokenBucket;
   private sender: SubmitSender | null = null;
   private pumpTimer?: NodeJS.Timeout;
+  private bulkInFlight = 0;
+  private othersActiveUntil = 0;
+  private readonly bulkLimitWhileOthersActive: number;
 
   constructor(private readonly options: SubmitWindowOptions) {
     if (!(options.windowSize >= 1)) throw new RangeError('windowSize must be at least 1');
     this.bucket = new TokenBucket(options.maxPerSecond, burstFor(options.maxPerSecond));
+    this.bulkLimitWhileOthersActive = Math.max(1, Math.floor(options.windowSize * BULK_SHARE_WHILE_OTHERS_ACTIVE));
   }
 
   /** submit_sm sent and not answered yet. */
@@ -53,9 +72,11 @@ export class SubmitWindow {
   }
 
   submit(parameters: Record<string, unknown>, lane: TrafficLane = 'normal'): Promise<SubmitOutcome> {
+    const rank = laneIndex(lane);
+    if (rank !== BULK_LANE) this.othersActiveUntil = Date.now() + OTHERS_ACTIVE_MS;
     return new Promise((resolve) => {
-      const waiting: Waiting = { parameters, resolve };
-      this.waiting.push(waiting, laneIndex(lane));
+      const waiting: Waiting = { parameters, lane: rank, resolve };
+      this.waiting.push(waiting, rank);
       if (!this.sender) this.armUnboundTimer(waiting);
       this.pump();
     });
@@ -87,6 +108,8 @@ export class SubmitWindow {
 
   private pump(): void {
     while (this.sender && this.waiting.length > 0 && this.inFlight.size < this.options.windowSize) {
+      // A capped campaign part waits for one of its own to be answered (settle pumps again).
+      if ((this.waiting.peek() as Waiting).lane === BULK_LANE && this.bulkCapped()) return;
       const wait = this.bucket.take();
       if (wait > 0) {
         this.pumpTimer ??= setTimeout(() => {
@@ -103,10 +126,12 @@ export class SubmitWindow {
     clearTimeout(waiting.unboundTimer);
     const { responseTimeoutMs } = this.options;
     const entry: InFlight = {
+      lane: waiting.lane,
       resolve: waiting.resolve,
       timer: setTimeout(() => this.settle(entry, noResponse(`no submit_sm_resp within ${responseTimeoutMs} ms`)), responseTimeoutMs),
     };
     this.inFlight.add(entry);
+    if (entry.lane === BULK_LANE) this.bulkInFlight += 1;
     let sent = false;
     try {
       sent = sender(waiting.parameters, (response) => this.settle(entry, outcomeOf(response)));
@@ -120,9 +145,14 @@ export class SubmitWindow {
   /** Resolves an in-flight submit once (a response after its timeout is ignored) and frees its slot. */
   private settle(entry: InFlight, outcome: SubmitOutcome): void {
     if (!this.inFlight.delete(entry)) return;
+    if (entry.lane === BULK_LANE) this.bulkInFlight -= 1;
     clearTimeout(entry.timer);
     entry.resolve(outcome);
     this.pump();
+  }
+
+  private bulkCapped(): boolean {
+    return this.bulkInFlight >= this.bulkLimitWhileOthersActive && Date.now() < this.othersActiveUntil;
   }
 
   private armUnboundTimer(waiting: Waiting): void {
