@@ -25,6 +25,8 @@ export class PinoNestLogger implements LoggerService {
   }
 
   private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal', message: unknown, rest: unknown[]): void {
+    // Dispatch logs a debug line per message settled: below the level, build none of its fields.
+    if (!this.logger.isLevelEnabled(level)) return;
     const context = typeof rest[rest.length - 1] === 'string' ? (rest.pop() as string) : undefined;
     const fields: Record<string, unknown> = context ? { context } : {};
     if (message instanceof Error) {
