@@ -46,5 +46,10 @@ if [ ! -f "$main" ]; then
   echo "entrypoint: unknown app '$APP'. Known: $(apps)migrate admin" >&2
   exit 64
 fi
-# Node's own options, as `npm start` gives them (NODE_FLAGS in tools/dev-stack/src/processes.ts).
-exec node --max-semi-space-size=64 -r ./tools/runtime/register.js "$main" "$@"
+# Node's own options for an app, as `npm start` gives them (tools/dev-stack/src/processes.ts).
+node_flags=
+case "$APP" in
+  sms-dispatcher) node_flags=--max-semi-space-size=64 ;;
+esac
+# shellcheck disable=SC2086 # node_flags is a list of words
+exec node $node_flags -r ./tools/runtime/register.js "$main" "$@"

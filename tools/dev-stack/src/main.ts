@@ -33,7 +33,7 @@ import { nameWidth } from './log-prefixer';
 import { migrate } from './migrations';
 import { Output, STACK_NAME } from './output';
 import { isPortFree } from './ports';
-import { GATEWAY, NODE_FLAGS, portEnvName, portFor, selectProcesses, STACK_PROCESSES, StackProcess } from './processes';
+import { GATEWAY, portEnvName, portFor, selectProcesses, STACK_PROCESSES, StackProcess } from './processes';
 import { ensureRedis, REDIS_NAME } from './redis';
 import { findRepoRoot, reachableHost, readSettings, redactUrl, StackSettings } from './settings';
 import { writeStackFile } from './stack-file';
@@ -87,7 +87,7 @@ function appSpec(stack: Stack, app: StackProcess, services: Services, port: numb
     name: app.name,
     role: 'app',
     command: process.execPath,
-    args: [...NODE_FLAGS, '-r', join(repoRoot, 'tools/runtime/register.js'), resolve(repoRoot, app.entry)],
+    args: [...(app.nodeFlags ?? []), '-r', join(repoRoot, 'tools/runtime/register.js'), resolve(repoRoot, app.entry)],
     cwd: repoRoot,
     env: {
       ...process.env,

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   GATEWAY,
-  NODE_FLAGS,
   parsePort,
   parseProcessFilter,
   portEnvName,
@@ -35,11 +34,14 @@ describe('the process list', () => {
     for (const item of STACK_PROCESSES) expect(item.entry).toMatch(/^dist\/out\/(apps|tools)\/[a-z-]+\/src\/main\.js$/);
   });
 
-  it('gives every process a larger young generation, and the image the same node flags as npm start', () => {
-    expect(NODE_FLAGS).toEqual(['--max-semi-space-size=64']);
+  it('gives the dispatcher a larger young generation, and the image the same node flags as npm start', () => {
+    expect(STACK_PROCESSES.find((item) => item.name === 'sms-dispatcher')?.nodeFlags).toEqual(['--max-semi-space-size=64']);
     const entrypoint = readFileSync(join(__dirname, '..', '..', '..', 'docker', 'entrypoint.sh'), 'utf8');
-    const appStart = /^exec node (.*?) ?-r \.\/tools\/runtime\/register\.js "\$main"/m.exec(entrypoint);
-    expect(appStart?.[1].split(' ')).toEqual([...NODE_FLAGS]);
+    const imageFlags = Object.fromEntries([...entrypoint.matchAll(/^\s*([a-z-]+)\) node_flags=(.*) ;;$/gm)].map(([, app, flags]) => [app, flags.split(' ')]));
+    const stackFlags = Object.fromEntries(
+      STACK_PROCESSES.filter((item) => item.nodeFlags && item.entry.startsWith('dist/out/apps/')).map((item) => [item.name, [...(item.nodeFlags ?? [])]]),
+    );
+    expect(imageFlags).toEqual(stackFlags);
   });
 });
 

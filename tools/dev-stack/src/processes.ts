@@ -8,21 +8,22 @@ export interface StackProcess {
   entry: string;
   /** The port its HTTP server (API or health) listens on unless overridden. */
   port: number;
+  /** Options for node itself, before the entry point (docker/entrypoint.sh gives the image's the same). */
+  nodeFlags?: readonly string[];
 }
 
 /**
- * Options for node itself, given to every process (docker/entrypoint.sh gives the image's apps the
- * same). The apps make and drop a few objects per request, PDU and row at thousands a second: with
- * V8's default young generation (16 MiB semi-spaces) they scavenged so often that a campaign's
- * dispatch took a fifth longer and the gateway accepted a sixth fewer sends
- * (bench/results/README.md). 64 MiB semi-spaces cost up to ~150 MiB more of resident memory.
+ * The dispatcher makes and drops a few objects per PDU and per row at thousands of parts a
+ * second: with V8's default young generation (16 MiB semi-spaces) it scavenged so often that a
+ * campaign's dispatch took a fifth longer (docs/architecture.md). 64 MiB semi-spaces cost ~100 MiB
+ * more of resident memory. The gateway showed no gain beyond noise, so the other apps keep V8's default.
  */
-export const NODE_FLAGS = ['--max-semi-space-size=64'] as const;
+export const DISPATCHER_NODE_FLAGS = ['--max-semi-space-size=64'] as const;
 
 export const STACK_PROCESSES: readonly StackProcess[] = [
   { name: 'gateway', entry: 'dist/out/apps/gateway/src/main.js', port: 3000 },
   { name: 'otp', entry: 'dist/out/apps/otp/src/main.js', port: 3101 },
-  { name: 'sms-dispatcher', entry: 'dist/out/apps/sms-dispatcher/src/main.js', port: 3102 },
+  { name: 'sms-dispatcher', entry: 'dist/out/apps/sms-dispatcher/src/main.js', port: 3102, nodeFlags: DISPATCHER_NODE_FLAGS },
   { name: 'billing', entry: 'dist/out/apps/billing/src/main.js', port: 3103 },
   { name: 'webhook-notifier', entry: 'dist/out/apps/webhook-notifier/src/main.js', port: 3104 },
   { name: 'smsc-simulator', entry: 'dist/out/tools/smsc-simulator/src/main.js', port: 2776 },
