@@ -94,7 +94,7 @@ export class SmsDispatcherEnv extends WorkerEnv {
    * Parts sent (or waiting for a bind's window) whose submit_sm_resp is not yet recorded, at most:
    * what a crash can make the next dispatcher send again (with the same user_message_reference,
    * for a carrier's duplicate filter). A free slot goes to an OTP before a single send, and to a
-   * single send before a campaign's part.
+   * single send before a campaign's part; campaigns may hold at most nine tenths of them.
    */
   @IsInt()
   @Min(1)

@@ -16,9 +16,9 @@ export interface SubmitWindowOptions {
 }
 
 /** How long after a part of another lane was submitted the least urgent lane's share stays capped. */
-export const OTHERS_ACTIVE_MS = 1_000;
+const OTHERS_ACTIVE_MS = 1_000;
 /** The share of the window the least urgent lane (campaigns) may fill while other parts flow. */
-export const BULK_SHARE_WHILE_OTHERS_ACTIVE = 0.25;
+const BULK_SHARE_WHILE_OTHERS_ACTIVE = 0.25;
 
 const BULK_LANE = TRAFFIC_LANES.length - 1;
 
