@@ -33,8 +33,10 @@ const STOP_TIMEOUT_MS = 60_000;
 /** The processes besides the gateway; each is given a free port through <NAME>_PORT. */
 const WORKERS = ['otp', 'sms-dispatcher', 'billing', 'webhook-notifier', 'smsc-simulator', 'whatsapp-simulator'];
 
-/** A port nothing listens on right now (the OS's choice). */
-export function freePort(): Promise<number> {
+/** Ports this process has handed out: the OS may offer a port again once its probe closes. */
+const handedOut = new Set<number>();
+
+function probePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -43,6 +45,21 @@ export function freePort(): Promise<number> {
       server.close(() => resolvePort(port));
     });
   });
+}
+
+/**
+ * A port nothing listens on right now (the OS's choice), never one this process handed out
+ * before: a stack's apps all get their ports before any of them binds, and two apps given the
+ * same port once made the gateway's URL answer with a worker's health server.
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await probePort();
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
 }
 
 function portVariable(name: string): string {
