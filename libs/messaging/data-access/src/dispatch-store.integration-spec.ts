@@ -43,6 +43,8 @@ describe('DispatchStore (PostgreSQL)', () => {
     ]);
     await store.applyReceipt({ carrierMessageId: 'stale-1', stat: 'DELIVRD', err: '000', doneAt: null });
     await db.query(`UPDATE message_parts SET submitted_at = now() - interval '73 hours' WHERE message_id = $1`, [old]);
+    // Back-dating puts the parts behind where earlier sweeps of this database stopped.
+    await db.query(`DELETE FROM sweep_cursors`);
     const expired = await store.expireUnanswered(72 * 3600_000);
     expect(expired.transitions).toEqual([{ messageId: old, status: 'expired', webhookUrl: null }]);
     const parts = await db.query(`SELECT part_index, status, error_code FROM message_parts WHERE message_id = $1 ORDER BY part_index`, [old]);
@@ -52,6 +54,29 @@ describe('DispatchStore (PostgreSQL)', () => {
     ]);
     expect(await statusOf(young)).toBe('sent');
     expect((await store.expireUnanswered(72 * 3600_000)).transitions).toEqual([]);
+  });
+
+  it('walks the parts awaiting a receipt from where the last round stopped, a page at a time', async () => {
+    const first = await send('first');
+    const second = await send('second');
+    await store.recordSubmittedMany([
+      { messageId: first, partIndex: 1, carrierMessageId: 'page-1' },
+      { messageId: second, partIndex: 1, carrierMessageId: 'page-2' },
+    ]);
+    await db.query(`UPDATE message_parts SET submitted_at = now() - interval '75 hours' WHERE message_id = $1`, [first]);
+    await db.query(`UPDATE message_parts SET submitted_at = now() - interval '74 hours' WHERE message_id = $1`, [second]);
+    await db.query(`DELETE FROM sweep_cursors`);
+    const cursor = async () => (await db.query(`SELECT through FROM sweep_cursors WHERE name = 'receipt-expiry'`))[0]?.through as Date | undefined;
+
+    expect((await store.expireUnanswered(72 * 3600_000, 1)).transitions.map((t) => t.messageId)).toEqual([first]);
+    const afterFirstPage = await cursor();
+    expect(afterFirstPage?.getTime() ?? Infinity).toBeLessThan(Date.now() - 74.5 * 3600_000);
+    expect((await store.expireUnanswered(72 * 3600_000, 1)).transitions.map((t) => t.messageId)).toEqual([second]);
+    expect((await store.expireUnanswered(72 * 3600_000, 1)).transitions).toEqual([]);
+    // A round that found less than a page has looked at everything up to the timeout.
+    expect((await cursor())?.getTime() ?? -Infinity).toBeGreaterThan(Date.now() - 72 * 3600_000 - 60_000);
+    expect(await statusOf(first)).toBe('expired');
+    expect(await statusOf(second)).toBe('expired');
   });
 
   it('moves a message queued → sent → delivered once every part is delivered', async () => {

@@ -6,6 +6,7 @@ import { inKeyedTransaction } from './keyed-transaction';
 import { applyReceiptsToParts, applyStoredReceipts, finalReceipts, storeEarlyReceipts, type CarrierReceipt } from './dispatch-receipts';
 import { recordSubmits, type SubmittedPart } from './dispatch-submits';
 import { settleMessages } from './dispatch-settle';
+import { advanceExpiryCursor, findUnansweredParts } from './receipt-expiry';
 import { jobsForTransition, type MessageTransition } from './message-events';
 
 export type { DispatchMessage, DispatchPart } from './dispatch-load';
@@ -142,14 +143,13 @@ export class DispatchStore {
    * final state instead of staying `sent` for ever. They reached a carrier, so they stay charged.
    */
   async expireUnanswered(afterMs: number, limit = 500): Promise<DispatchResult> {
-    const stale: { carrier_message_id: string }[] = await this.db.query(
-      `SELECT carrier_message_id FROM message_parts
-       WHERE status = 'submitted' AND submitted_at < now() - make_interval(secs => $1::double precision / 1000)
-       ORDER BY submitted_at LIMIT $2`,
-      [afterMs, limit],
-    );
-    if (stale.length === 0) return nothing();
-    return this.applyReceipts(stale.map((row) => ({ carrierMessageId: row.carrier_message_id, stat: 'EXPIRED', err: NO_RECEIPT, doneAt: null })));
+    const stale = await findUnansweredParts(this.db, afterMs, limit);
+    const result =
+      stale.carrierIds.length === 0
+        ? nothing()
+        : await this.applyReceipts(stale.carrierIds.map((carrierMessageId) => ({ carrierMessageId, stat: 'EXPIRED', err: NO_RECEIPT, doneAt: null })));
+    await advanceExpiryCursor(this.db, stale.nextCursor);
+    return result;
   }
 
   /** With the carrier ids locked: apply their stored receipts, settle. */

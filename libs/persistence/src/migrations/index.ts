@@ -7,6 +7,7 @@ import { Otps1764000000000 } from './1764000000000-otps';
 import { OtpResend1764000001000 } from './1764000001000-otp-resend';
 import { Campaigns1764100000000 } from './1764100000000-campaigns';
 import { CampaignWebhooks1764100001000 } from './1764100001000-campaign-webhooks';
+import { HotUpdates1764200000000 } from './1764200000000-hot-updates';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   OtpResend1764000001000,
   Campaigns1764100000000,
   CampaignWebhooks1764100001000,
+  HotUpdates1764200000000,
 ];

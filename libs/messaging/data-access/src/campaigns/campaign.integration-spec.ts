@@ -134,4 +134,42 @@ describe('campaigns (PostgreSQL)', () => {
     expect(status).toBe('completed');
     expect((await completeFinishedCampaigns(db, { campaignId: accepted.campaignId })).completed).toBe(0);
   });
+
+  it('spaces out the sweeper\'s checks of a campaign still waiting for receipts; a request about it always checks', async () => {
+    const { company_id } = await accounts.createCompany({ name: 'Late receipts', balance: '1' });
+    const accepted = await service.accept(command(company_id, { input: { mode: 1, recipients: numbers(2, 600), message: 'Hi' } }), DEFAULT_PRICES);
+    const store = new CampaignBatchStore(db);
+    const [batch] = accepted.batches;
+    await store.start(batch.batchId);
+    await store.finish(batch.batchId);
+    await db.query(`UPDATE campaigns SET created_at = now() - interval '100 seconds' WHERE id = $1`, [accepted.campaignId]);
+    await db.query(`UPDATE messages SET status = 'sent' WHERE batch_id = $1`, [batch.batchId]);
+    const nextCheck = async () =>
+      Number((await db.query(`SELECT extract(epoch FROM completion_check_at - now()) AS s FROM campaigns WHERE id = $1`, [accepted.campaignId]))[0].s);
+    const statusOf = async () => (await db.query(`SELECT status FROM campaigns WHERE id = $1`, [accepted.campaignId]))[0].status as string;
+
+    await completeFinishedCampaigns(db);
+    // A tenth of its age (100 s) from now.
+    expect(await nextCheck()).toBeGreaterThan(8);
+    expect(await nextCheck()).toBeLessThanOrEqual(10);
+    await db.query(`UPDATE messages SET status = 'delivered' WHERE batch_id = $1`, [batch.batchId]);
+    await completeFinishedCampaigns(db);
+    expect(await statusOf()).toBe('processing');
+    await db.query(`UPDATE campaigns SET completion_check_at = now() - interval '1 second' WHERE id = $1`, [accepted.campaignId]);
+    await completeFinishedCampaigns(db);
+    expect(await statusOf()).toBe('completed');
+
+    const other = await service.accept(command(company_id, { input: { mode: 1, recipients: numbers(1, 700), message: 'Hi' } }), DEFAULT_PRICES);
+    const [otherBatch] = other.batches;
+    await store.start(otherBatch.batchId);
+    await store.finish(otherBatch.batchId);
+    await db.query(`UPDATE campaigns SET created_at = now() - interval '1 day', completion_check_at = now() + interval '1 hour' WHERE id = $1`, [other.campaignId]);
+    await db.query(`UPDATE messages SET status = 'sent' WHERE batch_id = $1`, [otherBatch.batchId]);
+    expect((await completeFinishedCampaigns(db, { campaignId: other.campaignId })).completed).toBe(0);
+    // At most a minute, however old the campaign.
+    const wait = Number((await db.query(`SELECT extract(epoch FROM completion_check_at - now()) AS s FROM campaigns WHERE id = $1`, [other.campaignId]))[0].s);
+    expect(wait).toBeLessThanOrEqual(60);
+    await db.query(`UPDATE messages SET status = 'delivered' WHERE batch_id = $1`, [otherBatch.batchId]);
+    expect((await completeFinishedCampaigns(db, { companyId: company_id })).completed).toBe(1);
+  });
 });
