@@ -24,6 +24,8 @@ export interface SmscSimulatorOptions {
   latencyMs: number;
   /** submit_sm per bind in any sliding second above which ESME_RTHROTTLED is answered; 0 = unlimited. */
   maxRatePerSecond: number;
+  /** A receipt whose deliver_sm_resp has not come this long after it was sent goes again. */
+  receiptAckTimeoutMs: number;
   logger: Logger;
   /** For the failure and reject rates. */
   random: () => number;
@@ -41,6 +43,7 @@ export const SIMULATOR_DEFAULTS: Omit<SmscSimulatorOptions, 'logger'> = {
   rejectRate: 0,
   latencyMs: 0,
   maxRatePerSecond: 0,
+  receiptAckTimeoutMs: 10_000,
   random: Math.random,
 };
 

@@ -1,6 +1,7 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { encodeGsm } from './gsm';
+import { DelayQueue } from './delay-queue';
 import { CommandId, CommandStatus, encodePdu, isResponse, type Pdu, PduError, PduFramer } from './pdu';
 import { SlidingWindowLimiter } from './rate-limiter';
 import { messageState, receiptText } from './receipt';
@@ -18,6 +19,8 @@ export interface SmppServerOptions {
   receiptDelayMs: number;
   /** submit_sm per bind in any sliding second above which ESME_RTHROTTLED is answered (0 = unlimited). */
   maxRatePerSecond: number;
+  /** A receipt whose deliver_sm_resp has not come this long after it was sent goes again, as an SMSC would. */
+  receiptAckTimeoutMs: number;
 }
 
 type BindMode = 'transmitter' | 'receiver' | 'transceiver';
@@ -30,8 +33,8 @@ const BIND_MODES: Readonly<Record<number, BindMode>> = {
 
 /** Receipts kept per system_id while no bind of it can receive them. */
 const MAX_QUEUED_RECEIPTS = 10_000;
-/** A receipt whose deliver_sm_resp has not come by then is sent again, as an SMSC would. */
-const RECEIPT_ACK_TIMEOUT_MS = 10_000;
+/** How often receipts are checked for a deliver_sm_resp overdue (at most). */
+const RECEIPT_ACK_CHECK_MS = 1_000;
 /** Delay before resending a receipt the ESME refused (e.g. ESME_RX_T_APPN: it could not store it). */
 const RECEIPT_RETRY_MS = 1_000;
 
@@ -43,8 +46,8 @@ interface Session {
   sequence: number;
   outstanding: number;
   readonly limiter: SlidingWindowLimiter;
-  /** Receipts sent and not yet acknowledged, by deliver_sm sequence number. */
-  readonly unacknowledged: Map<number, { receipt: PendingReceipt; timer: NodeJS.Timeout }>;
+  /** Receipts sent and not yet acknowledged, by deliver_sm sequence number, oldest first. */
+  readonly unacknowledged: Map<number, { receipt: PendingReceipt; sentAt: number }>;
   /** PDUs written during this tick, sent together at its end. */
   readonly outgoing: Buffer[];
 }
@@ -56,7 +59,9 @@ const canTransmit = (session: Session): boolean => session.mode === 'transmitter
 export class SmppServer {
   private readonly server: Server;
   private readonly sessions = new Set<Session>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  /** Delayed work (responses, receipts, retries), one queue per delay. */
+  private readonly delayed = new Map<number, DelayQueue>();
+  private readonly ackCheck: NodeJS.Timeout;
   private readonly queuedReceipts = new Map<string, PendingReceipt[]>();
   private nextSessionId = 1;
 
@@ -67,6 +72,8 @@ export class SmppServer {
     private readonly logger: Logger,
   ) {
     this.server = createServer((socket) => this.accept(socket));
+    this.ackCheck = setInterval(() => this.resendOverdue(), Math.min(RECEIPT_ACK_CHECK_MS, Math.max(10, options.receiptAckTimeoutMs / 4)));
+    this.ackCheck.unref();
   }
 
   /** Listens; resolves with the port (useful with port 0). */
@@ -82,9 +89,8 @@ export class SmppServer {
 
   /** Stops listening and drops every connection at once, as a crashed SMSC would. */
   close(): Promise<void> {
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
-    for (const session of this.sessions) for (const { timer } of session.unacknowledged.values()) clearTimeout(timer);
+    for (const queue of this.delayed.values()) queue.clear();
+    clearInterval(this.ackCheck);
     for (const session of this.sessions) session.socket.destroy();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
@@ -225,8 +231,7 @@ export class SmppServer {
     });
     target.sequence = target.sequence >= 0x7fffffff ? 1 : target.sequence + 1;
     const sequence = target.sequence;
-    const timer = setTimeout(() => this.resend(target, sequence), RECEIPT_ACK_TIMEOUT_MS);
-    target.unacknowledged.set(sequence, { receipt, timer });
+    target.unacknowledged.set(sequence, { receipt, sentAt: Date.now() });
     this.write(target, encodePdu(CommandId.deliver_sm, 0, sequence, body));
     this.state.stats.receipts_sent += 1;
     this.logger.debug({ event: 'receipt', session: target.id, messageId: receipt.messageId, stat: receipt.stat });
@@ -237,25 +242,26 @@ export class SmppServer {
     const pending = session.unacknowledged.get(pdu.sequence);
     if (!pending) return;
     session.unacknowledged.delete(pdu.sequence);
-    clearTimeout(pending.timer);
     if (pdu.status !== 0) this.after(RECEIPT_RETRY_MS, () => this.sendReceipt(pending.receipt));
   }
 
-  private resend(session: Session, sequence: number): void {
-    const pending = session.unacknowledged.get(sequence);
-    if (!pending) return;
-    session.unacknowledged.delete(sequence);
-    this.sendReceipt(pending.receipt);
+  /** Receipts sent receiptAckTimeoutMs ago and still unacknowledged go again. */
+  private resendOverdue(): void {
+    const overdue = Date.now() - this.options.receiptAckTimeoutMs;
+    for (const session of this.sessions) {
+      for (const [sequence, pending] of session.unacknowledged) {
+        if (pending.sentAt > overdue) break;
+        session.unacknowledged.delete(sequence);
+        this.sendReceipt(pending.receipt);
+      }
+    }
   }
 
   /** A bind that dropped with receipts unacknowledged: they go to another bind, or wait for the next. */
   private requeueUnacknowledged(session: Session): void {
     const pending = [...session.unacknowledged.values()];
     session.unacknowledged.clear();
-    for (const { receipt, timer } of pending) {
-      clearTimeout(timer);
-      this.sendReceipt(receipt);
-    }
+    for (const { receipt } of pending) this.sendReceipt(receipt);
   }
 
   private flushReceipts(systemId: string): void {
@@ -267,11 +273,9 @@ export class SmppServer {
   /** Runs fn after ms (at once when 0); pending runs are dropped by close(). */
   private after(ms: number, fn: () => void): void {
     if (ms <= 0) return fn();
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      fn();
-    }, ms);
-    this.timers.add(timer);
+    let queue = this.delayed.get(ms);
+    if (!queue) this.delayed.set(ms, (queue = new DelayQueue(ms)));
+    queue.push(fn);
   }
 
   /** Ends the session's socket once what was written before has left (immediates run in order). */

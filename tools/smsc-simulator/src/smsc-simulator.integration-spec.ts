@@ -136,6 +136,30 @@ describe('SMSC simulator', () => {
     expect((await request(receiver, 'submit_sm', { destination_addr: '447700900203', short_message: Buffer.from('x') })).command_status).toBe(0x04);
   });
 
+  it('sends a receipt again when its deliver_sm_resp is overdue or refuses it, and not once it is acknowledged', async () => {
+    const smsc = await simulator({ receiptAckTimeoutMs: 300 });
+    const session = await bound(smsc);
+    const received: PDU[] = [];
+    let answer: 'none' | 'refuse' | 'ok' = 'none';
+    session.on('deliver_sm', (pdu: PDU) => {
+      received.push(pdu);
+      if (answer === 'refuse') session.send(pdu.response({ command_status: 0x64 })); // ESME_RX_T_APPN
+      if (answer === 'ok') session.send(pdu.response());
+    });
+    const response = await request(session, 'submit_sm', { destination_addr: '447700900204', registered_delivery: 1, short_message: Buffer.from('again') });
+    await eventually(() => received.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(received).toHaveLength(1); // not before its timeout
+    answer = 'refuse';
+    await eventually(() => received.length === 2, 2_000);
+    answer = 'ok';
+    await eventually(() => received.length === 3, 3_000);
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(received).toHaveLength(3);
+    expect(received.map((pdu) => pdu['receipted_message_id'])).toEqual([response['message_id'], response['message_id'], response['message_id']]);
+    expect(smsc.stats().receipts_sent).toBe(3);
+  });
+
   it('checks credentials when configured', async () => {
     const smsc = await simulator({ systemId: 'esme', password: 'right' });
     expect((await request(await open(smsc), 'bind_transceiver', { system_id: 'other', password: 'right' })).command_status).toBe(0x0f);
