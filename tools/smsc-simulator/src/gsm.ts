@@ -27,6 +27,7 @@ const INVALID = '?';
 const ENCODE = new Map<string, number[]>();
 for (let code = 0; code < BASIC.length; code += 1) if (code !== ESCAPE) ENCODE.set(BASIC[code], [code]);
 for (const [code, char] of Object.entries(EXTENSION)) ENCODE.set(char, [ESCAPE, Number(code)]);
+const UNKNOWN = ENCODE.get(INVALID) ?? [];
 
 /**
  * The text of unpacked GSM septets. An escape followed by a code the extension table does not
@@ -51,9 +52,11 @@ export function decodeGsm(octets: Uint8Array): string {
 
 /** Unpacked GSM septets of a text; characters outside the alphabet become '?'. */
 export function encodeGsm(text: string): Buffer {
-  const octets: number[] = [];
-  for (const char of text) octets.push(...(ENCODE.get(char) ?? ENCODE.get(INVALID) ?? []));
-  return Buffer.from(octets);
+  // At most two octets a character, and a character is at least one UTF-16 unit.
+  const octets = Buffer.allocUnsafe(text.length * 2);
+  let length = 0;
+  for (const char of text) for (const octet of ENCODE.get(char) ?? UNKNOWN) octets[length++] = octet;
+  return octets.subarray(0, length);
 }
 
 /** Whether every character of a text is in the GSM alphabet (basic or extension table). */

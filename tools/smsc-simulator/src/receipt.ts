@@ -25,8 +25,16 @@ export function receiptText({ messageId, submittedAt, doneAt, stat, text }: Rece
     `done date:${smppDate(doneAt)}`,
     `stat:${stat}`,
     `err:${delivered ? '000' : '001'}`,
-    `text:${[...text].slice(0, 20).join('')}`,
+    `text:${firstCharacters(text, 20)}`,
   ].join(' ');
+}
+
+/** The first `count` characters (code points, not UTF-16 units) of a text. */
+function firstCharacters(text: string, count: number): string {
+  if (text.length <= count) return text;
+  let end = 0;
+  for (let seen = 0; seen < count && end < text.length; seen += 1) end += (text.codePointAt(end) ?? 0) > 0xffff ? 2 : 1;
+  return text.slice(0, end);
 }
 
 export function messageState(stat: ReceiptStat): number {
