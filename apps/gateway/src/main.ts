@@ -8,7 +8,7 @@ import { buildOpenApiDocument } from './openapi/openapi-document';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(GatewayEnv, APP_NAME);
-  const logger = createLogger({ app: APP_NAME, level: config.LOG_LEVEL });
+  const logger = createLogger({ app: APP_NAME, level: config.LOG_LEVEL, context: config.LOG_CONTEXT === 'on' });
   const app = await createHttpApp(GatewayModule.forRoot(config), {
     logger,
     versionAlias: true,

@@ -8,7 +8,7 @@ import { WorkerAppModule, type WorkerAppDefinition } from './worker-app.module';
 export function runWorkerApp(definition: WorkerAppDefinition, envClass: new () => WorkerEnv): void {
   const start = async () => {
     const config = loadConfigOrExit(envClass, definition.name);
-    const logger = createLogger({ app: definition.name, level: config.LOG_LEVEL });
+    const logger = createLogger({ app: definition.name, level: config.LOG_LEVEL, context: config.LOG_CONTEXT === 'on' });
     const app = await createHttpApp(WorkerAppModule.forRoot(definition, config), { logger });
     await app.listen(config.PORT, config.HOST);
     logger.info({ msg: `${definition.name} running`, health: `http://${config.HOST}:${config.PORT}/health/ready`, queues: definition.consume });

@@ -10,7 +10,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const { status, body, headers } = toErrorReply(exception);
-    if (status >= HttpStatus.INTERNAL_SERVER_ERROR) this.logger.error({ msg: 'unhandled error', err: exception });
+    if (status >= HttpStatus.INTERNAL_SERVER_ERROR) this.logger.error({ msg: 'unhandled error', requestId: reply.request?.id, err: exception });
     void reply.status(status).headers(headers).send(body);
   }
 }

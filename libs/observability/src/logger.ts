@@ -1,5 +1,5 @@
 import pino, { Logger } from 'pino';
-import { currentLogContext } from './log-context';
+import { currentLogContext, enableLogContext } from './log-context';
 
 export type { Logger } from 'pino';
 
@@ -9,6 +9,8 @@ export interface LoggerOptions {
   level: string;
   /** File descriptor to write to: 1 for services, 2 for command-line tools whose stdout is data. */
   fd?: 1 | 2;
+  /** LOG_CONTEXT=on: tag every line with the current request or job id (see log-context.ts). */
+  context?: boolean;
 }
 
 /** Paths whose values never reach a log line, whatever logs them. */
@@ -26,15 +28,16 @@ export const REDACTED_PATHS = [
   '*.code',
 ];
 
-/** JSON logs on one line each, tagged with the app and the current request or job id. */
-export function createLogger({ app, level, fd = 1 }: LoggerOptions): Logger {
+/** JSON logs on one line each, tagged with the app (and, with `context`, the current request or job id). */
+export function createLogger({ app, level, fd = 1, context = false }: LoggerOptions): Logger {
+  if (context) enableLogContext();
   return pino(
     {
       level,
       base: { app, pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-      mixin: () => ({ ...currentLogContext() }),
+      ...(context ? { mixin: () => ({ ...currentLogContext() }) } : {}),
     },
     pino.destination({ fd, sync: fd === 2 }),
   );
