@@ -3,7 +3,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Lets PostgreSQL update a message and its parts in place (HOT updates) when a part is submitted
  * and when its receipt comes: no index may name a column those updates change (status,
- * completed_at, receipt_stat), and pages keep room for the new row versions (fillfactor 70).
+ * completed_at, receipt_stat), and pages keep room for the new row versions (fillfactor 50).
  * Each such update used to add an entry to every index of its table; a campaign's dispatch
  * spent about a quarter of PostgreSQL's time there.
  *

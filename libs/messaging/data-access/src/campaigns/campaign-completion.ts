@@ -19,7 +19,7 @@ export const COMPLETION_CHECK_MAX_S = 60;
  * a campaign's rows until it meets one not final: cheap while many are, a whole scan when a
  * few receipts are late. The sweeper (no scope) therefore spaces a campaign's checks out, by a
  * tenth of its age, at most COMPLETION_CHECK_MAX_S; a request about a company or a campaign
- * always checks.
+ * always checks, and writes nothing unless the campaign completes.
  */
 export async function completeFinishedCampaigns(
   db: DataSource,
@@ -40,7 +40,7 @@ export async function completeFinishedCampaigns(
        RETURNING c.id, c.webhook_url, c.completed_at),
      later AS (
        UPDATE campaigns c SET completion_check_at = now() + least(make_interval(secs => $6), (now() - k.created_at) / 10)
-       FROM checked k WHERE c.id = k.id AND NOT k.finished),
+       FROM checked k WHERE c.id = k.id AND NOT k.finished AND NOT $5::boolean),
      told AS (
        INSERT INTO outbox (queue, job_name, job_id, data, not_before)
        SELECT $4, 'campaign.event', 'campaign-completed-' || id,
