@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** How long an accepted submit_sm is remembered. */
 export const DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -26,8 +26,7 @@ export class DuplicateFilter {
   ) {}
 
   static key({ systemId, destination, userMessageReference, userData }: DuplicateKeyParts): string {
-    const digest = createHash('sha1').update(userData).digest('hex');
-    return [systemId, destination, userMessageReference, digest].join('\u0000');
+    return `${systemId}\u0000${destination}\u0000${userMessageReference}\u0000${hash('sha1', userData, 'base64')}`;
   }
 
   /** The message_id accepted earlier under this key, if still within the window. */

@@ -29,3 +29,16 @@ describe('GSM 03.38 default alphabet, unpacked', () => {
     expect(isGsmText('Hello ✓')).toBe(false);
   });
 });
+
+describe('GSM 03.38 edge cases', () => {
+  it('turns a character outside the BMP into one ?, and a lone surrogate into one ?', () => {
+    expect(decodeGsm(encodeGsm('a😀b'))).toBe('a?b');
+    expect(decodeGsm(encodeGsm('a\ud83db'))).toBe('a?b');
+    expect(isGsmText('a😀')).toBe(false);
+  });
+
+  it('decodes an empty payload and the escape before an escape as a space', () => {
+    expect(decodeGsm(Buffer.alloc(0))).toBe('');
+    expect(decodeGsm(Buffer.from([0x1b, 0x1b, 0x41]))).toBe(' A');
+  });
+});

@@ -91,13 +91,15 @@ export class PduFramer {
   }
 }
 
-export function encodePdu(commandId: number, status: number, sequence: number, body: Buffer = Buffer.alloc(0)): Buffer {
-  const header = Buffer.alloc(HEADER_LENGTH);
-  header.writeUInt32BE(HEADER_LENGTH + body.length, 0);
-  header.writeUInt32BE(commandId >>> 0, 4);
-  header.writeUInt32BE(status >>> 0, 8);
-  header.writeUInt32BE(sequence >>> 0, 12);
-  return Buffer.concat([header, body]);
+export function encodePdu(commandId: number, status: number, sequence: number, body?: Buffer): Buffer {
+  const length = HEADER_LENGTH + (body?.length ?? 0);
+  const pdu = Buffer.allocUnsafe(length);
+  pdu.writeUInt32BE(length, 0);
+  pdu.writeUInt32BE(commandId >>> 0, 4);
+  pdu.writeUInt32BE(status >>> 0, 8);
+  pdu.writeUInt32BE(sequence >>> 0, 12);
+  body?.copy(pdu, HEADER_LENGTH);
+  return pdu;
 }
 
 /** Reads a PDU body field by field; throws PduError when a field runs past the end. */
@@ -111,7 +113,8 @@ export class BodyReader {
   }
 
   u8(): number {
-    return this.bytes(1)[0];
+    if (this.at >= this.body.length) throw new PduError('the PDU body is truncated', CommandStatus.ESME_RINVMSGLEN);
+    return this.body[this.at++];
   }
 
   /** A C-octet string: ASCII up to a NUL. */
@@ -141,34 +144,47 @@ export class BodyReader {
   }
 }
 
-/** Builds a PDU body. */
+/** Builds a PDU body in one buffer, grown as needed (a PDU is a few hundred octets). */
 export class BodyWriter {
-  private readonly chunks: Buffer[] = [];
+  private buffer = Buffer.allocUnsafe(256);
+  private length = 0;
 
   u8(value: number): this {
-    this.chunks.push(Buffer.from([value & 0xff]));
+    this.reserve(1);
+    this.buffer[this.length++] = value & 0xff;
     return this;
   }
 
   cstring(value: string): this {
-    this.chunks.push(Buffer.from(value, 'latin1'), Buffer.from([0]));
+    this.reserve(value.length + 1);
+    this.length += this.buffer.write(value, this.length, 'latin1');
+    this.buffer[this.length++] = 0;
     return this;
   }
 
-  bytes(value: Buffer): this {
-    this.chunks.push(value);
+  bytes(value: Uint8Array): this {
+    this.reserve(value.length);
+    this.buffer.set(value, this.length);
+    this.length += value.length;
     return this;
   }
 
-  tlv(tag: number, value: Buffer): this {
-    const header = Buffer.alloc(4);
-    header.writeUInt16BE(tag, 0);
-    header.writeUInt16BE(value.length, 2);
-    this.chunks.push(header, value);
-    return this;
+  tlv(tag: number, value: Uint8Array): this {
+    this.reserve(4);
+    this.buffer.writeUInt16BE(tag, this.length);
+    this.buffer.writeUInt16BE(value.length, this.length + 2);
+    this.length += 4;
+    return this.bytes(value);
   }
 
   toBuffer(): Buffer {
-    return Buffer.concat(this.chunks);
+    return this.buffer.subarray(0, this.length);
+  }
+
+  private reserve(octets: number): void {
+    if (this.length + octets <= this.buffer.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + octets));
+    this.buffer.copy(grown, 0, 0, this.length);
+    this.buffer = grown;
   }
 }

@@ -9,6 +9,7 @@ function part(text: string, concatenation: Concatenation | null, overrides: Part
     to: '+447700900123',
     dataCoding: 0,
     payload: Buffer.from(text, 'latin1'),
+    text,
     concatenation,
     delivered: true,
     receivedAt: new Date(1_700_000_000_000 + id * 1000),

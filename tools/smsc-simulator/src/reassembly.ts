@@ -21,6 +21,8 @@ export interface ReceivedPart {
   dataCoding: number;
   /** The user data without its header. */
   payload: Buffer;
+  /** The payload's text on its own (a message of one part shows this). */
+  text: string;
   concatenation: Concatenation | null;
   /** False when the simulator decided this part does not reach the handset. */
   delivered: boolean;
@@ -93,7 +95,8 @@ export class Reassembler {
 function complete(parts: ReceivedPart[]): CompletedMessage {
   const [first] = parts;
   const last = parts.reduce((latest, part) => (part.receivedAt > latest.receivedAt ? part : latest), first);
-  const text = decodeText(first.dataCoding, Buffer.concat(parts.map((part) => part.payload)));
+  // Octets are joined before decoding: a character may be split across parts.
+  const text = parts.length === 1 ? first.text : decodeText(first.dataCoding, Buffer.concat(parts.map((part) => part.payload)));
   return {
     message: {
       message_id: first.messageId,

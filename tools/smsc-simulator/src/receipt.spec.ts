@@ -25,4 +25,10 @@ describe('delivery receipt text', () => {
   it('writes dates as YYMMDDhhmm in UTC', () => {
     expect(smppDate(new Date(Date.UTC(2031, 8, 9, 7, 5)))).toBe('3109090705');
   });
+
+  it('gives every instant of a minute that minute, and the next minute its own', () => {
+    expect(smppDate(new Date(Date.UTC(2031, 8, 9, 7, 5, 59, 999)))).toBe('3109090705');
+    expect(smppDate(new Date(Date.UTC(2031, 8, 9, 7, 6)))).toBe('3109090706');
+    expect(smppDate(new Date(Date.UTC(2031, 8, 9, 7, 5, 30)))).toBe('3109090705');
+  });
 });

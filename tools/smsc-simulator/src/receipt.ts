@@ -43,6 +43,15 @@ export function messageState(stat: ReceiptStat): number {
 
 /** YYMMDDhhmm in UTC. */
 export function smppDate(date: Date): string {
+  // Receipts come by the thousand a second and a minute's dates are all the same.
+  const minute = Math.floor(date.getTime() / 60_000);
+  if (minute !== lastDate.minute) lastDate = { minute, text: formatSmppDate(date) };
+  return lastDate.text;
+}
+
+let lastDate = { minute: Number.NaN, text: '' };
+
+function formatSmppDate(date: Date): string {
   const two = (value: number): string => String(value).padStart(2, '0');
   return (
     two(date.getUTCFullYear() % 100) +

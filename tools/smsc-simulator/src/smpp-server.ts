@@ -210,9 +210,9 @@ export class SmppServer {
 
   /** To the bind the part came from if it can still receive, else another of its system_id, else later. */
   private sendReceipt(receipt: PendingReceipt, origin?: Session): void {
-    const target = [origin, ...this.sessions].find(
-      (session) => session && this.sessions.has(session) && canReceive(session) && session.systemId === receipt.systemId && session.socket.writable,
-    );
+    const canTake = (session: Session | undefined): session is Session =>
+      session !== undefined && this.sessions.has(session) && canReceive(session) && session.systemId === receipt.systemId && session.socket.writable;
+    const target = canTake(origin) ? origin : [...this.sessions].find(canTake);
     if (!target) {
       const queue = this.queuedReceipts.get(receipt.systemId) ?? [];
       if (queue.length < MAX_QUEUED_RECEIPTS) queue.push(receipt);
@@ -234,7 +234,7 @@ export class SmppServer {
     target.unacknowledged.set(sequence, { receipt, sentAt: Date.now() });
     this.write(target, encodePdu(CommandId.deliver_sm, 0, sequence, body));
     this.state.stats.receipts_sent += 1;
-    this.logger.debug({ event: 'receipt', session: target.id, messageId: receipt.messageId, stat: receipt.stat });
+    if (this.logger.isLevelEnabled('debug')) this.logger.debug({ event: 'receipt', session: target.id, messageId: receipt.messageId, stat: receipt.stat });
   }
 
   /** deliver_sm_resp: OK ends the receipt; an error status means the ESME could not take it, so it comes again. */

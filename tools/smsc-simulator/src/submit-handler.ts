@@ -83,11 +83,12 @@ export class SubmitHandler {
     const receivedAt = new Date();
     const concatenation =
       split.concatenation ?? (submit.sar ? { ...submit.sar, referenceBits: 16 as const } : null);
-    const completed = this.reassembler.add({ messageId, from, to, dataCoding: submit.dataCoding, payload: split.payload, concatenation, delivered, receivedAt });
-    this.logger.debug({ event: 'part_accepted', systemId, messageId, to, concatenation, delivered });
+    const text = decodeText(submit.dataCoding, split.payload);
+    const completed = this.reassembler.add({ messageId, from, to, dataCoding: submit.dataCoding, payload: split.payload, text, concatenation, delivered, receivedAt });
+    if (this.logger.isLevelEnabled('debug')) this.logger.debug({ event: 'part_accepted', systemId, messageId, to, concatenation, delivered });
     if (completed?.delivered) {
       this.state.deliver(completed.message);
-      this.logger.info({ event: 'message', ...completed.message });
+      if (this.logger.isLevelEnabled('info')) this.logger.info({ event: 'message', ...completed.message });
     } else if (completed) {
       this.logger.info({ event: 'message_undelivered', message_id: completed.message.message_id, from, to, parts: completed.message.parts });
     }
@@ -101,7 +102,7 @@ export class SubmitHandler {
             messageId,
             submittedAt: receivedAt,
             stat,
-            text: decodeText(submit.dataCoding, split.payload),
+            text,
             handset: to.slice(1),
             sender: submit.source,
             senderTon: submit.sourceTon,
