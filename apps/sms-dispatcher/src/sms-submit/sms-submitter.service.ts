@@ -1,8 +1,8 @@
 import { LanePermits } from '@mp/batching';
 import { laneIndex, TRAFFIC_LANES, type TrafficLane } from '@mp/carrier';
 import { Injectable, Logger } from '@nestjs/common';
-import { concatenationReference, DispatchStore, type DispatchMessage } from '@mp/messaging';
-import { encodeSmsParts, splitSms, type EncodedPart } from '@mp/messaging-domain';
+import { DispatchStore, type DispatchMessage } from '@mp/messaging';
+import type { EncodedPart } from '@mp/messaging-domain';
 import { openText, parseTextKey } from '@mp/otp-domain';
 import { QUEUE_POLICIES, QueueName } from '@mp/queue-contracts';
 import { OutboxRelay } from '@mp/queue-runtime';
@@ -10,6 +10,7 @@ import { UnrecoverableError } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { CarrierPool } from '../carrier/carrier-pool.service';
 import { SmsDispatcherEnv } from '../sms-dispatcher.env';
+import { PartEncoder } from './part-encoder';
 import { SubmitRecorder } from './submit-recorder.service';
 
 const NOTHING_TO_SEND = new Set(['cancelled', 'delivered', 'undelivered', 'expired', 'rejected', 'failed']);
@@ -38,6 +39,7 @@ export class SmsSubmitter {
    * records to free a permit.
    */
   private readonly unrecorded: LanePermits;
+  private readonly encoder = new PartEncoder();
 
   constructor(
     dataSource: DataSource,
@@ -87,7 +89,7 @@ export class SmsSubmitter {
     if (message.status === 'scheduled' && (await this.store.release(message.id)) !== 'queued') return null;
     // An OTP's text is opened only here, just before it goes to the carrier.
     const text = message.bodySealed ? openText(this.textKey, message.body) : message.body;
-    const encoded = encodeSmsParts(splitSms(text), concatenationReference(message.id));
+    const encoded = this.encoder.encode(text, message.id);
     let submitted = 0;
     for (const part of message.parts) {
       if (part.status !== 'pending') continue;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * References derived from the message id, so a resubmission after a crash carries the very same
@@ -12,9 +12,11 @@ export function concatenationReference(messageId: string): number {
 export function userMessageReferences(messageId: string, parts: number): number[] {
   const bytes = digest(messageId);
   const base = bytes.readUInt16BE(1);
+  if (parts === 1) return [base];
   return Array.from({ length: parts }, (_, i) => (base + i) % 65_536);
 }
 
+// One-shot: a Hash object per message cost more than the digest itself.
 function digest(messageId: string): Buffer {
-  return createHash('sha256').update(messageId).digest();
+  return hash('sha256', messageId, 'buffer');
 }
