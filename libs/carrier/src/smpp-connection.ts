@@ -4,6 +4,8 @@ import { coalesceWrites } from './coalesced-writes';
 import { CommandStatus, describeStatus } from './command-status';
 import { receiptOf } from './deliver-sm';
 import type { DeliveryReceipt } from './delivery-receipt';
+import { useTableGsmDecoding } from './gsm-text-decoding';
+import { deliverSmRespPdu, submitSmPdu } from './outgoing-pdus';
 import { type OutgoingPart, type SubmitOutcome, submitSmParameters } from './submit-sm';
 import { noResponse, SubmitWindow } from './submit-window';
 
@@ -72,6 +74,7 @@ export class SmppConnection {
   ) {
     const { windowSize, maxPerSecond, responseTimeoutMs, host, port } = options;
     this.window = new SubmitWindow({ windowSize, maxPerSecond, responseTimeoutMs, target: `${host}:${port}` });
+    useTableGsmDecoding();
   }
 
   /**
@@ -188,7 +191,7 @@ export class SmppConnection {
     this.logger.info({ event: 'smpp_bound', host: this.options.host, port: this.options.port, systemId: this.options.systemId });
     this.settleConnect?.();
     this.enquireTimer = setInterval(() => this.enquireLink(session), this.options.enquireLinkMs);
-    this.window.resume((parameters, onResponse) => session.submit_sm(parameters, onResponse));
+    this.window.resume((parameters, onResponse) => session.send(submitSmPdu(parameters), onResponse));
   }
 
   private onClose(session: Session): void {
@@ -230,7 +233,7 @@ export class SmppConnection {
     void Promise.allSettled(handled).then((results) => {
       const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
       if (failure) this.logger.error({ event: 'smpp_receipt_listener_failed', carrierMessageId: receipt.carrierMessageId, error: String(failure.reason) });
-      session.send(pdu.response(failure ? { command_status: CommandStatus.ESME_RX_T_APPN } : {}));
+      session.send(deliverSmRespPdu(pdu.sequence_number, failure ? CommandStatus.ESME_RX_T_APPN : 0));
     });
   }
 

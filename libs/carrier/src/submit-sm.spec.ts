@@ -1,5 +1,6 @@
 import { PDU } from 'smpp';
 import { CommandStatus } from './command-status';
+import { submitSmPdu, type SubmitSmParameters } from './outgoing-pdus';
 import { type OutgoingPart, submitSmParameters } from './submit-sm';
 
 const part: OutgoingPart = {
@@ -12,7 +13,7 @@ const part: OutgoingPart = {
   registeredDelivery: true,
 };
 
-function parameters(overrides: Partial<OutgoingPart>): Record<string, unknown> {
+function parameters(overrides: Partial<OutgoingPart>): SubmitSmParameters {
   const built = submitSmParameters({ ...part, ...overrides });
   if (!built.ok) throw new Error(JSON.stringify(built.outcome));
   return built.parameters;
@@ -51,8 +52,8 @@ describe('submitSmParameters', () => {
     expect(parameters({ payload })).toMatchObject({ short_message: Buffer.alloc(0), message_payload: payload });
   });
 
-  it('encodes to the octets sent, through the smpp package', () => {
-    const pdu = new PDU('submit_sm', parameters({ udh: Buffer.from([0x05, 0x00, 0x03, 0x01, 0x02, 0x01]) }));
+  it('encodes to the octets sent, which the smpp package reads back', () => {
+    const pdu = submitSmPdu(parameters({ udh: Buffer.from([0x05, 0x00, 0x03, 0x01, 0x02, 0x01]) }));
     const decoded = new PDU(pdu.toBuffer());
     expect(decoded).toMatchObject({ esm_class: 0x40, destination_addr: '447700900123', user_message_reference: 513, registered_delivery: 1 });
     expect(pdu.toBuffer().includes(Buffer.from([0x05, 0x00, 0x03, 0x01, 0x02, 0x01, 0x48, 0x65, 0x6c, 0x6c, 0x6f]))).toBe(true);

@@ -1,5 +1,6 @@
 import { destinationAddress, sourceAddress } from './addressing';
 import { CommandStatus, describeStatus } from './command-status';
+import type { SubmitSmParameters } from './outgoing-pdus';
 
 /** Who waits for a part, most urgent first: a one-time password, a single send, a campaign's. */
 export const TRAFFIC_LANES = ['urgent', 'normal', 'bulk'] as const;
@@ -46,7 +47,7 @@ function refuse(commandStatus: number, problem: string): { ok: false; outcome: S
  * The submit_sm parameters (as the smpp package names them) for a part, or the permanent
  * failure a part that no SMSC could accept gets without being sent.
  */
-export function submitSmParameters(part: OutgoingPart): { ok: true; parameters: Record<string, unknown> } | { ok: false; outcome: SubmitOutcome } {
+export function submitSmParameters(part: OutgoingPart): { ok: true; parameters: SubmitSmParameters } | { ok: false; outcome: SubmitOutcome } {
   const source = sourceAddress(part.source);
   if (!source) return refuse(CommandStatus.ESME_RINVSRCADR, `invalid sender ${JSON.stringify(part.source)}`);
   const destination = destinationAddress(part.destination);

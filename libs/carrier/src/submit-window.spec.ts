@@ -2,10 +2,13 @@ import type { PDU } from 'smpp';
 import { CommandStatus, NO_RESPONSE } from './command-status';
 import { SubmitWindow, type SubmitSender } from './submit-window';
 
+/** The window passes parameters through untouched: any object stands for them here. */
+type Parameters = Record<string, unknown>;
+
 /** A sender that records what was sent and lets the test answer it. */
-function fakeSender(): { sender: SubmitSender; sent: { parameters: Record<string, unknown>; answer: (status: number, messageId?: string) => void }[] } {
-  const sent: { parameters: Record<string, unknown>; answer: (status: number, messageId?: string) => void }[] = [];
-  const sender: SubmitSender = (parameters, onResponse) => {
+function fakeSender(): { sender: SubmitSender<Parameters>; sent: { parameters: Parameters; answer: (status: number, messageId?: string) => void }[] } {
+  const sent: { parameters: Parameters; answer: (status: number, messageId?: string) => void }[] = [];
+  const sender: SubmitSender<Parameters> = (parameters, onResponse) => {
     sent.push({ parameters, answer: (status, messageId) => onResponse({ command_status: status, message_id: messageId } as unknown as PDU) });
     return true;
   };
@@ -19,7 +22,7 @@ describe('SubmitWindow', () => {
   afterEach(() => jest.useRealTimers());
 
   it('keeps at most windowSize submits outstanding, sending the next as each is answered', async () => {
-    const window = new SubmitWindow(options);
+    const window = new SubmitWindow<Parameters>(options);
     const { sender, sent } = fakeSender();
     window.resume(sender);
     const outcomes = [1, 2, 3].map((n) => window.submit({ n }));
@@ -36,7 +39,7 @@ describe('SubmitWindow', () => {
   });
 
   it('lets campaign parts fill only a quarter of the window while other parts flow, and all of it again a second after', () => {
-    const window = new SubmitWindow({ ...options, windowSize: 8, responseTimeoutMs: 10_000 });
+    const window = new SubmitWindow<Parameters>({ ...options, windowSize: 8, responseTimeoutMs: 10_000 });
     const { sender, sent } = fakeSender();
     window.resume(sender);
     const bulk = (n: number) => Array.from({ length: n }, (_, i) => void window.submit({ bulk: i }, 'bulk'));
@@ -59,7 +62,7 @@ describe('SubmitWindow', () => {
   });
 
   it('sends waiting urgent parts before normal ones and normal before bulk, whenever they came', () => {
-    const window = new SubmitWindow({ ...options, windowSize: 1 });
+    const window = new SubmitWindow<Parameters>({ ...options, windowSize: 1 });
     const { sender, sent } = fakeSender();
     window.resume(sender);
     void window.submit({ n: 'bulk-1' }, 'bulk');
@@ -72,7 +75,7 @@ describe('SubmitWindow', () => {
   });
 
   it('sends no faster than maxPerSecond', () => {
-    const window = new SubmitWindow({ ...options, windowSize: 100, maxPerSecond: 10 });
+    const window = new SubmitWindow<Parameters>({ ...options, windowSize: 100, maxPerSecond: 10 });
     const { sender, sent } = fakeSender();
     window.resume(sender);
     for (let n = 0; n < 5; n += 1) void window.submit({ n });
@@ -84,7 +87,7 @@ describe('SubmitWindow', () => {
   });
 
   it('fails a submit without a response in time, frees its slot, and ignores the late response', async () => {
-    const window = new SubmitWindow({ ...options, windowSize: 1 });
+    const window = new SubmitWindow<Parameters>({ ...options, windowSize: 1 });
     const { sender, sent } = fakeSender();
     window.resume(sender);
     const first = window.submit({ n: 1 });
@@ -99,7 +102,7 @@ describe('SubmitWindow', () => {
   });
 
   it('waits for a bind up to responseTimeoutMs, and fails what was sent when the bind is lost', async () => {
-    const window = new SubmitWindow(options);
+    const window = new SubmitWindow<Parameters>(options);
     const late = window.submit({ n: 'late' });
     const tooLate = window.submit({ n: 'too late' });
     jest.advanceTimersByTime(500);
@@ -117,7 +120,7 @@ describe('SubmitWindow', () => {
   });
 
   it('fails what has not been sent when dropped', async () => {
-    const window = new SubmitWindow(options);
+    const window = new SubmitWindow<Parameters>(options);
     const waiting = window.submit({});
     window.drop('closing');
     expect(await waiting).toMatchObject({ ok: false, permanent: false, reason: 'closing' });

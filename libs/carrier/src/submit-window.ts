@@ -1,11 +1,12 @@
 import { LaneQueue } from '@mp/batching';
 import type { PDU } from 'smpp';
 import { CommandStatus, describeStatus, isPermanentStatus, NO_RESPONSE } from './command-status';
+import type { SubmitSmParameters } from './outgoing-pdus';
 import { laneIndex, TRAFFIC_LANES, type SubmitOutcome, type TrafficLane } from './submit-sm';
 import { burstFor, TokenBucket } from './token-bucket';
 
 /** Sends one submit_sm; false when it could not be written. */
-export type SubmitSender = (parameters: Record<string, unknown>, onResponse: (response: PDU) => void) => boolean;
+export type SubmitSender<P = SubmitSmParameters> = (parameters: P, onResponse: (response: PDU) => void) => boolean;
 
 export interface SubmitWindowOptions {
   windowSize: number;
@@ -22,8 +23,8 @@ const BULK_SHARE_WHILE_OTHERS_ACTIVE = 0.25;
 
 const BULK_LANE = TRAFFIC_LANES.length - 1;
 
-interface Waiting {
-  parameters: Record<string, unknown>;
+interface Waiting<P> {
+  parameters: P;
   lane: number;
   resolve: (outcome: SubmitOutcome) => void;
   /** Fails the submit when no bind comes in time. */
@@ -50,11 +51,11 @@ export const noResponse = (reason: string): SubmitOutcome => ({ ok: false, perma
  * hundreds of milliseconds late. The campaign slows down while they flow, and speeds up again
  * after.
  */
-export class SubmitWindow {
-  private readonly waiting = new LaneQueue<Waiting>(TRAFFIC_LANES.length);
+export class SubmitWindow<P = SubmitSmParameters> {
+  private readonly waiting = new LaneQueue<Waiting<P>>(TRAFFIC_LANES.length);
   private readonly inFlight = new Set<InFlight>();
   private readonly bucket: TokenBucket;
-  private sender: SubmitSender | null = null;
+  private sender: SubmitSender<P> | null = null;
   private pumpTimer?: NodeJS.Timeout;
   private bulkInFlight = 0;
   private othersActiveUntil = 0;
@@ -71,11 +72,11 @@ export class SubmitWindow {
     return this.inFlight.size;
   }
 
-  submit(parameters: Record<string, unknown>, lane: TrafficLane = 'normal'): Promise<SubmitOutcome> {
+  submit(parameters: P, lane: TrafficLane = 'normal'): Promise<SubmitOutcome> {
     const rank = laneIndex(lane);
     if (rank !== BULK_LANE) this.othersActiveUntil = Date.now() + OTHERS_ACTIVE_MS;
     return new Promise((resolve) => {
-      const waiting: Waiting = { parameters, lane: rank, resolve };
+      const waiting: Waiting<P> = { parameters, lane: rank, resolve };
       this.waiting.push(waiting, rank);
       if (!this.sender) this.armUnboundTimer(waiting);
       this.pump();
@@ -83,7 +84,7 @@ export class SubmitWindow {
   }
 
   /** Bound: sending starts. */
-  resume(sender: SubmitSender): void {
+  resume(sender: SubmitSender<P>): void {
     this.sender = sender;
     for (const waiting of this.waiting.toArray()) clearTimeout(waiting.unboundTimer);
     this.pump();
@@ -109,7 +110,7 @@ export class SubmitWindow {
   private pump(): void {
     while (this.sender && this.waiting.length > 0 && this.inFlight.size < this.options.windowSize) {
       // A capped campaign part waits for one of its own to be answered (settle pumps again).
-      if ((this.waiting.peek() as Waiting).lane === BULK_LANE && this.bulkCapped()) return;
+      if ((this.waiting.peek() as Waiting<P>).lane === BULK_LANE && this.bulkCapped()) return;
       const wait = this.bucket.take();
       if (wait > 0) {
         this.pumpTimer ??= setTimeout(() => {
@@ -118,11 +119,11 @@ export class SubmitWindow {
         }, wait);
         return;
       }
-      this.send(this.sender, this.waiting.shift() as Waiting);
+      this.send(this.sender, this.waiting.shift() as Waiting<P>);
     }
   }
 
-  private send(sender: SubmitSender, waiting: Waiting): void {
+  private send(sender: SubmitSender<P>, waiting: Waiting<P>): void {
     clearTimeout(waiting.unboundTimer);
     const { responseTimeoutMs } = this.options;
     const entry: InFlight = {
@@ -155,7 +156,7 @@ export class SubmitWindow {
     return this.bulkInFlight >= this.bulkLimitWhileOthersActive && Date.now() < this.othersActiveUntil;
   }
 
-  private armUnboundTimer(waiting: Waiting): void {
+  private armUnboundTimer(waiting: Waiting<P>): void {
     clearTimeout(waiting.unboundTimer);
     waiting.unboundTimer = setTimeout(() => {
       if (!this.waiting.remove(waiting)) return;

@@ -21,10 +21,17 @@ declare module 'smpp' {
     toBuffer(): Buffer;
   }
 
+  /** What Session.send asks of a PDU: a PDU, or one encoded elsewhere (outgoing-pdus.ts). */
+  export interface SendablePdu {
+    sequence_number: number;
+    isResponse(): boolean;
+    toBuffer(): Buffer;
+  }
+
   export class Session extends EventEmitter {
     readonly socket: Socket;
     /** Sends a PDU (its sequence_number set for a request); false when the socket is not writable. */
-    send(pdu: PDU, responseCallback?: (response: PDU) => void, sendCallback?: (sent: PDU) => void): boolean;
+    send(pdu: PDU | SendablePdu, responseCallback?: (response: PDU) => void, sendCallback?: (sent: PDU) => void): boolean;
     bind_transceiver(options: Record<string, unknown>, responseCallback?: (response: PDU) => void): boolean;
     submit_sm(options: Record<string, unknown>, responseCallback?: (response: PDU) => void): boolean;
     enquire_link(options: Record<string, unknown>, responseCallback?: (response: PDU) => void): boolean;
@@ -36,6 +43,9 @@ declare module 'smpp' {
 
   /** A TCP server that makes a Session of every connection. */
   export function createServer(listener: (session: Session) => void): Server;
+
+  /** How the package codes text, by encoding name; `ASCII` is GSM 03.38, used for data_coding 0. */
+  export const encodings: Record<'ASCII' | 'LATIN1' | 'UCS2', { match(text: string): boolean; encode(text: string): Buffer; decode(octets: Buffer): string }>;
 
   /** Opens a TCP connection and a session on it at once. */
   export function connect(options: { host: string; port: number }, listener?: () => void): Session;
