@@ -123,7 +123,8 @@ export class SmsSubmitter {
       lane,
     });
     if (outcome.ok) {
-      await this.recorder.submitted({ messageId: message.id, partIndex, carrierMessageId: outcome.carrierMessageId }, lane);
+      const multipart = message.parts.length > 1;
+      await this.recorder.submitted({ messageId: message.id, partIndex, carrierMessageId: outcome.carrierMessageId, multipart }, lane);
       return true;
     }
     if (outcome.permanent || lastAttempt) {

@@ -73,6 +73,24 @@ describe('DispatchStore batches (PostgreSQL)', () => {
     expect(await store.recordSubmittedMany(records)).toEqual({ transitions: [], outbox: { ids: [], jobs: [] } });
   });
 
+  it('locks no message row, and sends no statement for it, when every record says its message has one part', async () => {
+    const [known, unknown] = [await send(SHORT, 2), await send(SHORT, 2)];
+    const statements = jest.spyOn(EntityManager.prototype, 'query');
+    try {
+      await store.recordSubmittedMany(unknown.map((id) => ({ messageId: id, partIndex: 1, carrierMessageId: `b9-${id}` })));
+      const unmarked = statements.mock.calls.map(([sql]) => String(sql));
+      statements.mockClear();
+      await store.recordSubmittedMany(known.map((id) => ({ messageId: id, partIndex: 1, carrierMessageId: `b9-${id}`, multipart: false })));
+      const marked = statements.mock.calls.map(([sql]) => String(sql));
+      expect(unmarked.filter((sql) => sql.includes('FOR UPDATE'))).toHaveLength(1);
+      expect(marked.filter((sql) => sql.includes('FOR UPDATE'))).toHaveLength(0);
+      expect(marked).toHaveLength(unmarked.length - 1);
+    } finally {
+      statements.mockRestore();
+    }
+    expect(Object.values(await statuses([...known, ...unknown]))).toEqual(Array(4).fill('sent'));
+  });
+
   it('applies a mix of receipts: known parts, one before its part, a duplicate, a non-final stat', async () => {
     const [a] = await send(SHORT, 1, HOOK);
     const [b] = await send(LONG, 1);

@@ -68,7 +68,7 @@ export class DispatchStore {
     if (records.length === 0) return nothing();
     return this.withEvents(async (manager) => {
       await lockCarrierIds(manager, records.map((r) => r.carrierMessageId));
-      await lockMultipartMessages(manager, records.map((r) => r.messageId));
+      await lockMultipartMessages(manager, records.filter((r) => r.multipart !== false).map((r) => r.messageId));
       const { sent, earlyReceipts } = await recordSubmits(manager, records);
       if (earlyReceipts.length === 0) return sent;
       return [...sent, ...(await settleMessages(manager, await applyStoredReceipts(manager, earlyReceipts)))];

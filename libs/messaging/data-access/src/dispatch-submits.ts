@@ -6,6 +6,12 @@ export interface SubmittedPart {
   messageId: string;
   partIndex: number;
   carrierMessageId: string;
+  /**
+   * Whether its message has several parts, when the caller knows. Only such messages' rows are
+   * locked before recording (see dispatch-locks.ts); when every record of a flush says false, that
+   * statement is not sent at all. Unknown counts as several.
+   */
+  multipart?: boolean;
 }
 
 /** What recording submit responses did: the messages that became sent, and the carrier ids with a receipt waiting. */
