@@ -12,7 +12,6 @@ export function concatenationReference(messageId: string): number {
 export function userMessageReferences(messageId: string, parts: number): number[] {
   const bytes = digest(messageId);
   const base = bytes.readUInt16BE(1);
-  if (parts === 1) return [base];
   return Array.from({ length: parts }, (_, i) => (base + i) % 65_536);
 }
 
