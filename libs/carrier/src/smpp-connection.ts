@@ -6,6 +6,7 @@ import { receiptOf } from './deliver-sm';
 import type { DeliveryReceipt } from './delivery-receipt';
 import { useTableGsmDecoding } from './gsm-text-decoding';
 import { deliverSmRespPdu, submitSmPdu } from './outgoing-pdus';
+import { readPdusByChunk } from './pdu-reader';
 import { type OutgoingPart, type SubmitOutcome, submitSmParameters } from './submit-sm';
 import { noResponse, SubmitWindow } from './submit-window';
 
@@ -149,6 +150,7 @@ export class SmppConnection {
     // limit; PDUs written together still leave together (coalesceWrites).
     session.socket.setNoDelay(true);
     coalesceWrites(session.socket);
+    readPdusByChunk(session);
     this.session = session;
     // A TCP connect or a bind that hangs counts as a failed attempt.
     this.bindTimer = setTimeout(() => {

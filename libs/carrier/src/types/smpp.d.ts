@@ -3,6 +3,7 @@
 declare module 'smpp' {
   import type { EventEmitter } from 'node:events';
   import type { Server, Socket } from 'node:net';
+  import type { Duplex } from 'node:stream';
 
   /** A decoded PDU: the header fields, and the command's parameters and TLVs by their spec names. */
   export class PDU {
@@ -19,6 +20,8 @@ declare module 'smpp' {
     response(options?: Record<string, unknown>): PDU;
     /** Encodes the PDU, header included. */
     toBuffer(): Buffer;
+    /** The longest PDU a session accepts (16384). */
+    static maxLength: number;
   }
 
   /** What Session.send asks of a PDU: a PDU, or one encoded elsewhere (outgoing-pdus.ts). */
@@ -29,7 +32,12 @@ declare module 'smpp' {
   }
 
   export class Session extends EventEmitter {
+    /** A session on a stream already open (the package reads and writes it as it would a socket). */
+    constructor(options: { socket: Socket | Duplex });
     readonly socket: Socket;
+    /** Stops reading PDUs until resume(). */
+    pause(): void;
+    resume(): void;
     /** Sends a PDU (its sequence_number set for a request); false when the socket is not writable. */
     send(pdu: PDU | SendablePdu, responseCallback?: (response: PDU) => void, sendCallback?: (sent: PDU) => void): boolean;
     bind_transceiver(options: Record<string, unknown>, responseCallback?: (response: PDU) => void): boolean;
@@ -45,7 +53,10 @@ declare module 'smpp' {
   export function createServer(listener: (session: Session) => void): Server;
 
   /** How the package codes text, by encoding name; `ASCII` is GSM 03.38, used for data_coding 0. */
-  export const encodings: Record<'ASCII' | 'LATIN1' | 'UCS2', { match(text: string): boolean; encode(text: string): Buffer; decode(octets: Buffer): string }>;
+  export const encodings: Record<'ASCII' | 'LATIN1' | 'UCS2', { match(text: string): boolean; encode(text: string): Buffer; decode(octets: Buffer): string }> & {
+    /** The encoding of data_coding 0 (the SMSC default): 'ASCII' unless a user changed it. */
+    default: string;
+  };
 
   /** Opens a TCP connection and a session on it at once. */
   export function connect(options: { host: string; port: number }, listener?: () => void): Session;
