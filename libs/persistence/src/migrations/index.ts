@@ -8,6 +8,7 @@ import { OtpResend1764000001000 } from './1764000001000-otp-resend';
 import { Campaigns1764100000000 } from './1764100000000-campaigns';
 import { CampaignWebhooks1764100001000 } from './1764100001000-campaign-webhooks';
 import { HotUpdates1764200000000 } from './1764200000000-hot-updates';
+import { HotPathForeignKeys1764300000000 } from './1764300000000-hot-path-foreign-keys';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   Campaigns1764100000000,
   CampaignWebhooks1764100001000,
   HotUpdates1764200000000,
+  HotPathForeignKeys1764300000000,
 ];

@@ -1,0 +1,52 @@
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import { createDataSource, runMigrations } from '../data-source';
+import { HOT_PATH_FOREIGN_KEYS, NEVER_DELETED_TABLES } from './1764300000000-hot-path-foreign-keys';
+
+async function foreignKeys(db: DataSource): Promise<string[]> {
+  const rows: { conname: string }[] = await db.query(`SELECT conname FROM pg_constraint WHERE contype = 'f' AND conname = ANY($1::text[]) ORDER BY conname`, [
+    HOT_PATH_FOREIGN_KEYS.map(([, constraint]) => constraint),
+  ]);
+  return rows.map((row) => row.conname);
+}
+
+describe('the per-message tables without foreign keys (PostgreSQL)', () => {
+  const server = process.env['MP_TEST_SERVER_URL'] as string;
+  const database = `mp_test_${process.env['MP_TEST_RUN']}_fk`;
+  let admin: Client;
+  let db: DataSource;
+
+  beforeAll(async () => {
+    admin = new Client({ connectionString: server });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${database}`);
+    const url = new URL(server);
+    url.pathname = `/${database}`;
+    db = createDataSource({ url: url.toString(), applicationName: 'test-fk', poolSize: 2 });
+    await db.initialize();
+    await runMigrations(db);
+  });
+
+  afterAll(async () => {
+    await db?.destroy();
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.end();
+  });
+
+  it('has none of the dropped keys', async () => {
+    expect(await foreignKeys(db)).toEqual([]);
+  });
+
+  it.each(NEVER_DELETED_TABLES)('refuses to delete or truncate %s, whose rows others refer to', async (table) => {
+    await expect(db.query(`DELETE FROM ${table} WHERE false`)).rejects.toThrow(/never deleted.*DELETE refused/);
+    await expect(db.query(`TRUNCATE ${table} CASCADE`)).rejects.toThrow(/never deleted.*TRUNCATE refused/);
+  });
+
+  it('puts the keys back, and allows deleting again, when reverted; then drops them again', async () => {
+    await db.undoLastMigration({ transaction: 'each' });
+    expect(await foreignKeys(db)).toEqual(HOT_PATH_FOREIGN_KEYS.map(([, constraint]) => constraint).sort());
+    await expect(db.query(`DELETE FROM messages WHERE false`)).resolves.toBeDefined();
+    await runMigrations(db);
+    expect(await foreignKeys(db)).toEqual([]);
+  });
+});
