@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { SlidingWindowLimiter } from './sliding-window-limiter';
+import { releaseAll, SlidingWindowLimiter, takeAll } from './sliding-window-limiter';
 
 describe('SlidingWindowLimiter (Redis)', () => {
   let redis: Redis;
@@ -83,5 +83,55 @@ describe('SlidingWindowLimiter (Redis)', () => {
     const refused = await limiter.take(key, 1);
     expect(refused).toMatchObject({ allowed: false, used: 3 });
     if (!refused.allowed) expect(refused.retryAfterMs).toBeGreaterThan(700);
+  });
+
+  describe('takeAll', () => {
+    it('takes a slot in every window or in none, and names the first full one with its wait', async () => {
+      const hour = new SlidingWindowLimiter(redis, `${prefix}:hour`, 3_600_000);
+      const minute = new SlidingWindowLimiter(redis, `${prefix}:minute`, 60_000);
+      const [a, b] = [randomUUID(), randomUUID()];
+      const takes = [
+        { limiter: hour, key: a, limit: 2 },
+        { limiter: minute, key: b, limit: 3 },
+      ];
+      expect(await takeAll(takes)).toMatchObject({ allowed: true, used: 1 });
+      expect(await takeAll(takes)).toMatchObject({ allowed: true, used: 2 });
+      const refused = await takeAll(takes);
+      expect(refused).toMatchObject({ allowed: false, refused: 0, used: 2, limit: 2 });
+      if (!refused.allowed) expect(refused.retryAfterMs).toBeGreaterThan(3_500_000);
+      // The refusal took nothing in the other window: one slot is left there.
+      expect((await minute.usage(b, 3)).used).toBe(2);
+      expect(await takeAll([{ limiter: minute, key: b, limit: 3 }, { limiter: hour, key: randomUUID(), limit: 2 }])).toMatchObject({ allowed: true });
+      const second = await takeAll([{ limiter: hour, key: randomUUID(), limit: 5 }, { limiter: minute, key: b, limit: 3 }]);
+      expect(second).toMatchObject({ allowed: false, refused: 1, used: 3, limit: 3 });
+      if (!second.allowed) expect(second.retryAfterMs).toBeLessThanOrEqual(60_000);
+    });
+
+    it('lets exactly the smaller limit through under concurrent takes, and gives a slot back in every window', async () => {
+      const hour = new SlidingWindowLimiter(redis, `${prefix}:hour`, 3_600_000);
+      const minute = new SlidingWindowLimiter(redis, `${prefix}:minute`, 60_000);
+      const takes = [
+        { limiter: hour, key: randomUUID(), limit: 7 },
+        { limiter: minute, key: randomUUID(), limit: 10 },
+      ];
+      const decisions = await Promise.all(Array.from({ length: 30 }, () => takeAll(takes)));
+      const allowed = decisions.filter((d) => d.allowed);
+      expect(allowed).toHaveLength(7);
+      expect((await minute.usage(takes[1].key, 10)).used).toBe(7);
+      const first = allowed[0];
+      if (first?.allowed) await releaseAll(takes, first.slot);
+      expect((await hour.usage(takes[0].key, 7)).used).toBe(6);
+      expect((await minute.usage(takes[1].key, 10)).used).toBe(6);
+    });
+
+    it('refuses windows on different Redis connections', async () => {
+      const other = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true });
+      const takes = [
+        { limiter: new SlidingWindowLimiter(redis, prefix, 1_000), key: 'a', limit: 1 },
+        { limiter: new SlidingWindowLimiter(other, prefix, 1_000), key: 'b', limit: 1 },
+      ];
+      await expect(takeAll(takes)).rejects.toThrow(/one Redis connection/);
+      other.disconnect();
+    });
   });
 });

@@ -22,6 +22,7 @@ import {
 import { parseTextKey } from '@mp/otp-domain';
 import { ApplicationRepository, type ApplicationEntity, type OutboxJob } from '@mp/persistence';
 import { OutboxRelay } from '@mp/queue-runtime';
+import type { WindowTake } from '@mp/rate-limit';
 import { DataSource } from 'typeorm';
 import { TtlCache } from '../common/ttl-cache';
 import { GatewayEnv } from '../gateway.env';
@@ -72,9 +73,12 @@ export class OtpService implements OnApplicationShutdown {
     const application = await this.application(companyId, request.appid);
     const phone = parsePhoneNumber(request.recipient);
     if (!phone.ok) throw badRequest(INVALID_PHONE_NUMBER);
-    const settings = resolveApplicationSettings(application.settings);
-    const releasePrefix = await this.fraud.admit({ companyId, application: { id: application.id, settings }, recipient: phone.e164, country: phone.country });
-    const sent = await this.rateLimited(companyId, () => this.sendWith(companyId, application, { ...request, recipient: phone.e164 }), releasePrefix);
+    const check = { companyId, application: { id: application.id, settings: resolveApplicationSettings(application.settings) }, recipient: phone.e164, country: phone.country };
+    const prefixWindow = await this.fraud.admit(check);
+    const sent = await this.rateLimited(companyId, () => this.sendWith(companyId, application, { ...request, recipient: phone.e164 }), {
+      also: [prefixWindow],
+      refusedByAlso: (limit, retryAfterMs) => this.fraud.prefixRefusal(check, limit, retryAfterMs),
+    });
     return sentAnswer('OTP sent', sent);
   }
 
@@ -88,27 +92,26 @@ export class OtpService implements OnApplicationShutdown {
   }
 
   /**
-   * Takes a slot of the company's limit, gives it back (and runs `onFailure`, which gives back
-   * the fraud guard's) if the work fails, and relays what it committed.
+   * Takes a slot of the company's limit, and of the `also` windows with it (all or none), does the
+   * work, and gives the slots back if the work fails. A full `also` window's refusal is made by
+   * `refusedByAlso`.
    */
-  private async rateLimited(companyId: string, work: () => Promise<OtpSent>, onFailure: () => Promise<void> = async () => undefined): Promise<OtpSent> {
-    const slot = await this.limiter.take(companyId).catch(async (error: unknown) => {
-      await onFailure().catch(() => undefined);
-      throw error;
-    });
+  private async rateLimited(
+    companyId: string,
+    work: () => Promise<OtpSent>,
+    windows: { also: WindowTake[]; refusedByAlso: (limit: number, retryAfterMs: number) => Promise<Error> } = { also: [], refusedByAlso: async () => new Error('no other window') },
+  ): Promise<OtpSent> {
+    const slot = await this.limiter.take(companyId, windows.also);
     if (!slot.allowed) {
-      await onFailure().catch(() => undefined);
+      if (slot.refusedBy !== 'company') throw await windows.refusedByAlso(slot.limit, slot.retryAfterMs);
       throw tooManyRequests(`OTP rate limit exceeded: ${slot.limit} per minute`, Math.ceil(slot.retryAfterMs / 1000));
     }
-    let sent: OtpSent;
     try {
-      sent = await work();
+      return await work();
     } catch (error) {
-      await this.limiter.release(companyId, slot.slot).catch(() => undefined);
-      await onFailure().catch(() => undefined);
+      await slot.release().catch(() => undefined);
       throw mapSendError(error);
     }
-    return sent;
   }
 
   async onApplicationShutdown(): Promise<void> {
