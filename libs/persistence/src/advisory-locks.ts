@@ -1,4 +1,11 @@
 import type { EntityManager } from 'typeorm';
+import { queryPrepared, type PreparedStatement } from './prepared-query';
+
+const LOCK_KEYS_IN_ORDER: PreparedStatement = {
+  name: 'mp_lock_keys_in_order',
+  text: `SELECT pg_advisory_xact_lock(locks.value)
+         FROM (SELECT DISTINCT hashtextextended(key, 0) AS value FROM unnest($1::text[]) AS key ORDER BY value OFFSET 0) locks`,
+};
 
 /**
  * Takes transaction-scoped advisory locks on these keys, in one statement and in the order of
@@ -8,9 +15,5 @@ import type { EntityManager } from 'typeorm';
  */
 export async function lockKeysInOrder(manager: EntityManager, keys: readonly string[]): Promise<void> {
   if (keys.length === 0) return;
-  await manager.query(
-    `SELECT pg_advisory_xact_lock(locks.value)
-     FROM (SELECT DISTINCT hashtextextended(key, 0) AS value FROM unnest($1::text[]) AS key ORDER BY value OFFSET 0) locks`,
-    [keys],
-  );
+  await queryPrepared(manager, LOCK_KEYS_IN_ORDER, [keys]);
 }

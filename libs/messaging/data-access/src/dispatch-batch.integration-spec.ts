@@ -1,7 +1,8 @@
 import { AccountsService } from '@mp/accounts';
 import { DEFAULT_PRICES } from '@mp/billing-domain';
 import { openTestDataSource } from '@mp/testing';
-import { EntityManager, type DataSource } from 'typeorm';
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
 import { DispatchStore, type CarrierReceipt, type DispatchResult, type SubmittedPart } from './dispatch-store';
 import { SmsAcceptanceService } from './sms-acceptance';
 
@@ -9,6 +10,13 @@ const HOOK = 'https://example.com/hooks/batch';
 const SHORT = 'short';
 const LONG = 'l'.repeat(200); // two parts
 const THREE_PARTS = 't'.repeat(400);
+
+/** Every statement sent to PostgreSQL (plain or prepared, transaction control included), by its text. */
+function spyOnStatements(): { texts: () => string[]; clear: () => void; restore: () => void } {
+  const spy = jest.spyOn(Client.prototype as unknown as { query: (...args: unknown[]) => unknown }, 'query');
+  const textOf = ([query]: unknown[]): string => (typeof query === 'string' ? query : String((query as { text?: unknown }).text));
+  return { texts: () => spy.mock.calls.map(textOf), clear: () => spy.mockClear(), restore: () => spy.mockRestore() };
+}
 
 describe('DispatchStore batches (PostgreSQL)', () => {
   let db: DataSource;
@@ -48,22 +56,22 @@ describe('DispatchStore batches (PostgreSQL)', () => {
     ];
     const [single] = await send(SHORT, 1, HOOK);
     const transactions = jest.spyOn(db, 'transaction');
-    const statements = jest.spyOn(EntityManager.prototype, 'query');
+    const statements = spyOnStatements();
     try {
       await store.recordSubmittedMany([{ messageId: single, partIndex: 1, carrierMessageId: `b1-${single}-1` }]);
-      const perPart = statements.mock.calls.length;
+      const perPart = statements.texts().length;
       expect(perPart).toBeGreaterThan(3);
-      statements.mockClear();
+      statements.clear();
       transactions.mockClear();
       const result = await store.recordSubmittedMany(records);
       expect(transactions).toHaveBeenCalledTimes(1);
-      expect(statements.mock.calls.length).toBe(perPart);
+      expect(statements.texts()).toHaveLength(perPart);
       expect(sortById(result.transitions)).toEqual(
         sortById([...hooked.map((id) => ({ messageId: id, status: 'sent', webhookUrl: HOOK })), ...long.map((id) => ({ messageId: id, status: 'sent', webhookUrl: null }))]),
       );
       expect(result.outbox.jobs.map((job) => job.jobId).sort()).toEqual(hooked.map((id) => `evt-${id}-sent`).sort());
     } finally {
-      statements.mockRestore();
+      statements.restore();
       transactions.mockRestore();
     }
     expect(Object.values(await statuses([...hooked, ...long]))).toEqual(Array(5).fill('sent'));
@@ -75,18 +83,18 @@ describe('DispatchStore batches (PostgreSQL)', () => {
 
   it('locks no message row, and sends no statement for it, when every record says its message has one part', async () => {
     const [known, unknown] = [await send(SHORT, 2), await send(SHORT, 2)];
-    const statements = jest.spyOn(EntityManager.prototype, 'query');
+    const statements = spyOnStatements();
     try {
       await store.recordSubmittedMany(unknown.map((id) => ({ messageId: id, partIndex: 1, carrierMessageId: `b9-${id}` })));
-      const unmarked = statements.mock.calls.map(([sql]) => String(sql));
-      statements.mockClear();
+      const unmarked = statements.texts();
+      statements.clear();
       await store.recordSubmittedMany(known.map((id) => ({ messageId: id, partIndex: 1, carrierMessageId: `b9-${id}`, multipart: false })));
-      const marked = statements.mock.calls.map(([sql]) => String(sql));
+      const marked = statements.texts();
       expect(unmarked.filter((sql) => sql.includes('FOR UPDATE'))).toHaveLength(1);
       expect(marked.filter((sql) => sql.includes('FOR UPDATE'))).toHaveLength(0);
       expect(marked).toHaveLength(unmarked.length - 1);
     } finally {
-      statements.mockRestore();
+      statements.restore();
     }
     expect(Object.values(await statuses([...known, ...unknown]))).toEqual(Array(4).fill('sent'));
   });

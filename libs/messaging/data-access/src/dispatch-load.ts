@@ -1,3 +1,4 @@
+import { queryPrepared } from '@mp/persistence';
 import type { DataSource } from 'typeorm';
 
 export interface DispatchPart {
@@ -42,7 +43,8 @@ export async function loadMessages(db: DataSource, messageIds: readonly string[]
   // Lower case, as PostgreSQL writes uuids, so ids given in upper case are found too.
   const ids = [...new Set(messageIds.map((id) => id.toLowerCase()))];
   if (ids.length === 0) return [];
-  const rows: MessageRow[] = await db.query(
+  const rows = await queryPrepared<MessageRow>(
+    db.manager,
     `SELECT m.id, m.status, m.sender, m.recipient, m.body, m.body_sealed, m.route, m.webhook_url,
        (SELECT json_agg(json_build_array(p.part_index, p.status, p.user_message_reference, p.carrier_message_id) ORDER BY p.part_index)
         FROM message_parts p WHERE p.message_id = m.id) AS parts

@@ -1,7 +1,7 @@
 import type { ItemOutcome } from '@mp/batching';
 import { formatMoney, parseMoney, planCharges, type ChargeDecision, type Money } from '@mp/billing-domain';
 import { blockLookbackStart, blockUntil, retryAfterSeconds, type OtpChannel } from '@mp/otp-domain';
-import { LedgerRepository, lockKeysInOrder, MessageRepository, UnknownCompanyError, type NewMessage, type OutboxJob } from '@mp/persistence';
+import { LedgerRepository, lockKeysInOrder, MessageRepository, queryPrepared, UnknownCompanyError, type NewMessage, type OutboxJob } from '@mp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { OtpBlockedError, OtpNotAffordableError } from './otp-errors';
 import { otpDeliveryJobs } from './otp-message';
@@ -85,7 +85,8 @@ async function lockAndRead(manager: EntityManager, sends: readonly PreparedOtp[]
   await lockKeysInOrder(manager, sends.map((send) => recipientLockKey(send.applicationId, send.recipient)));
   const now = sends[0].sentAt;
   const companies = [...new Set(sends.map((send) => send.companyId))].sort();
-  const [row]: { failures: [string, string, string][] | null; balances: [string, string][] | null }[] = await manager.query(
+  const [row] = await queryPrepared<{ failures: [string, string, string][] | null; balances: [string, string][] | null }>(
+    manager,
     `SELECT (SELECT json_agg(json_build_array(a.application_id, a.recipient, a.created_at)) FROM otp_attempts a
              JOIN unnest($1::uuid[], $2::text[]) AS r(application_id, recipient) ON a.application_id = r.application_id AND a.recipient = r.recipient
              WHERE a.outcome = 'invalid_code' AND a.created_at >= $3) AS failures,

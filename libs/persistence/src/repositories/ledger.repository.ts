@@ -1,6 +1,7 @@
 import { formatMoney, Money, parseMoney } from '@mp/billing-domain';
 import { DataSource, EntityManager } from 'typeorm';
 import type { LedgerKind } from '../entities';
+import { queryPrepared } from '../prepared-query';
 
 export class InsufficientBalanceError extends Error {
   constructor(readonly balance: Money) {
@@ -90,7 +91,8 @@ export class LedgerRepository {
    * in company order (so concurrent batches cannot deadlock) until the transaction ends.
    */
   async readBalances(manager: EntityManager, companyIds: readonly string[], options: { lock: boolean }): Promise<Map<string, Money>> {
-    const rows: { company_id: string; balance: string }[] = await manager.query(
+    const rows = await queryPrepared<{ company_id: string; balance: string }>(
+      manager,
       `SELECT company_id, balance FROM balances WHERE company_id = ANY($1::uuid[]) ORDER BY company_id${options.lock ? ' FOR UPDATE' : ''}`,
       [[...new Set(companyIds)].sort()],
     );
@@ -105,7 +107,8 @@ export class LedgerRepository {
   async writeCharges(manager: EntityManager, charges: readonly DecidedCharge[], balancesAfter: ReadonlyMap<string, Money>): Promise<void> {
     if (charges.length === 0) return;
     const moved = [...new Set(charges.map((c) => c.companyId))];
-    await manager.query(
+    await queryPrepared(
+      manager,
       `WITH moved AS (
          UPDATE balances b SET balance = v.balance, updated_at = now()
          FROM unnest($1::uuid[], $2::numeric[]) AS v(company_id, balance) WHERE b.company_id = v.company_id)

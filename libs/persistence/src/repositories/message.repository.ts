@@ -1,5 +1,6 @@
 import { formatMoney, type Money } from '@mp/billing-domain';
 import type { DataSource, EntityManager } from 'typeorm';
+import { queryPrepared } from '../prepared-query';
 import { outboxRows, type OutboxJob } from './outbox.repository';
 
 export type MessageStatus =
@@ -62,7 +63,8 @@ export class MessageRepository {
       const chunk = messages.slice(start, start + CHUNK);
       const rows = messageRows(chunk, 1);
       const parts = partRows(chunk, 1 + rows.params.length);
-      await manager.query(`WITH m AS (${rows.sql}) ${parts.sql}`, [...rows.params, ...parts.params]);
+      // Prepared: a campaign inserts its messages with this one statement, batch after batch.
+      await queryPrepared(manager, { name: 'mp_insert_messages_with_parts', text: `WITH m AS (${rows.sql}) ${parts.sql}` }, [...rows.params, ...parts.params]);
     }
   }
 
@@ -78,7 +80,7 @@ export class MessageRepository {
     const extra = also?.(1 + rows.params.length + parts.params.length) ?? { ctes: [], params: [] };
     const outbox = outboxRows(jobs, 1 + rows.params.length + parts.params.length + extra.params.length);
     const ctes = [`m AS (${rows.sql})`, `p AS (${parts.sql})`, ...extra.ctes].join(', ');
-    const inserted: { id: string }[] = await manager.query(`WITH ${ctes} ${outbox.sql}`, [...rows.params, ...parts.params, ...extra.params, ...outbox.params]);
+    const inserted = await queryPrepared<{ id: string }>(manager, `WITH ${ctes} ${outbox.sql}`, [...rows.params, ...parts.params, ...extra.params, ...outbox.params]);
     return inserted.map((row) => String(row.id));
   }
 

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { queryPrepared } from '../prepared-query';
 
 export interface OutboxJob {
   queue: string;
@@ -25,13 +26,13 @@ export class OutboxRepository {
   async insertMany(manager: EntityManager, jobs: readonly OutboxJob[]): Promise<string[]> {
     if (jobs.length === 0) return [];
     const { sql, params } = outboxRows(jobs, 1);
-    const rows: { id: string }[] = await manager.query(sql, params);
+    const rows = await queryPrepared<{ id: string }>(manager, sql, params);
     return rows.map((row) => String(row.id));
   }
 
   async markEnqueued(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.db.query(`UPDATE outbox SET enqueued_at = now() WHERE id = ANY($1::bigint[])`, [ids]);
+    await queryPrepared(this.db.manager, `UPDATE outbox SET enqueued_at = now() WHERE id = ANY($1::bigint[])`, [ids]);
   }
 
   /** Jobs committed more than `olderThanMs` ago and still not enqueued, oldest first. */
