@@ -1,11 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { queryPrepared, type PreparedStatement } from './prepared-query';
-
-const LOCK_KEYS_IN_ORDER: PreparedStatement = {
-  name: 'mp_lock_keys_in_order',
-  text: `SELECT pg_advisory_xact_lock(locks.value)
-         FROM (SELECT DISTINCT hashtextextended(key, 0) AS value FROM unnest($1::text[]) AS key ORDER BY value OFFSET 0) locks`,
-};
+import { queryPrepared } from './prepared-query';
 
 /**
  * Takes transaction-scoped advisory locks on these keys, in one statement and in the order of
@@ -15,5 +9,10 @@ const LOCK_KEYS_IN_ORDER: PreparedStatement = {
  */
 export async function lockKeysInOrder(manager: EntityManager, keys: readonly string[]): Promise<void> {
   if (keys.length === 0) return;
-  await queryPrepared(manager, LOCK_KEYS_IN_ORDER, [keys]);
+  await queryPrepared(
+    manager,
+    `SELECT pg_advisory_xact_lock(locks.value)
+     FROM (SELECT DISTINCT hashtextextended(key, 0) AS value FROM unnest($1::text[]) AS key ORDER BY value OFFSET 0) locks`,
+    [keys],
+  );
 }

@@ -2,13 +2,6 @@ import { createHash } from 'node:crypto';
 import { QueryFailedError, type EntityManager } from 'typeorm';
 import type { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 
-/** A statement run often enough to keep parsed and planned on each connection, under its name. */
-export interface PreparedStatement {
-  /** Unique in the process: a connection keeps one statement per name. */
-  name: string;
-  text: string;
-}
-
 interface PgClient {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
@@ -22,11 +15,11 @@ const namesByText = new Map<string, string>();
  * thousands of times, and parsing and planning them afresh each time cost PostgreSQL a tenth of
  * its CPU. Answers the rows, as EntityManager.query does for a statement that returns rows.
  *
- * A statement given as text is named after its hash: give only texts made from a small, fixed set
- * of variants (never with values inside), since each connection keeps every one it has seen.
+ * A statement is named after its text's hash. Give only texts made from a small, fixed set of
+ * variants (never with values inside): each connection keeps every one it has seen.
  */
-export async function queryPrepared<Row>(manager: EntityManager, statement: PreparedStatement | string, values: unknown[]): Promise<Row[]> {
-  const { name, text } = typeof statement === 'string' ? { name: nameOf(statement), text: statement } : statement;
+export async function queryPrepared<Row>(manager: EntityManager, text: string, values: unknown[]): Promise<Row[]> {
+  const name = nameOf(text);
   const own = manager.queryRunner ? undefined : manager.connection.createQueryRunner();
   const runner = (manager.queryRunner ?? own) as PostgresQueryRunner;
   try {

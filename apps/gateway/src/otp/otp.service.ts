@@ -76,8 +76,8 @@ export class OtpService implements OnApplicationShutdown {
     const check = { companyId, application: { id: application.id, settings: resolveApplicationSettings(application.settings) }, recipient: phone.e164, country: phone.country };
     const prefixWindow = await this.fraud.admit(check);
     const sent = await this.rateLimited(companyId, () => this.sendWith(companyId, application, { ...request, recipient: phone.e164 }), {
-      also: [prefixWindow],
-      refusedByAlso: (limit, retryAfterMs) => this.fraud.prefixRefusal(check, limit, retryAfterMs),
+      window: prefixWindow,
+      refusal: (limit, retryAfterMs) => this.fraud.prefixRefusal(check, limit, retryAfterMs),
     });
     return sentAnswer('OTP sent', sent);
   }
@@ -92,18 +92,18 @@ export class OtpService implements OnApplicationShutdown {
   }
 
   /**
-   * Takes a slot of the company's limit, and of the `also` windows with it (all or none), does the
-   * work, and gives the slots back if the work fails. A full `also` window's refusal is made by
-   * `refusedByAlso`.
+   * Takes a slot of the company's limit, and of the `prefix` window with it (both or neither),
+   * does the work, and gives the slots back if the work fails. A full prefix window's refusal is
+   * made by its `refusal`.
    */
   private async rateLimited(
     companyId: string,
     work: () => Promise<OtpSent>,
-    windows: { also: WindowTake[]; refusedByAlso: (limit: number, retryAfterMs: number) => Promise<Error> } = { also: [], refusedByAlso: async () => new Error('no other window') },
+    prefix?: { window: WindowTake; refusal: (limit: number, retryAfterMs: number) => Promise<Error> },
   ): Promise<OtpSent> {
-    const slot = await this.limiter.take(companyId, windows.also);
+    const slot = await this.limiter.take(companyId, prefix ? [prefix.window] : []);
     if (!slot.allowed) {
-      if (slot.refusedBy !== 'company') throw await windows.refusedByAlso(slot.limit, slot.retryAfterMs);
+      if (slot.refusedBy !== 'company' && prefix) throw await prefix.refusal(slot.limit, slot.retryAfterMs);
       throw tooManyRequests(`OTP rate limit exceeded: ${slot.limit} per minute`, Math.ceil(slot.retryAfterMs / 1000));
     }
     try {

@@ -1,5 +1,5 @@
 import type { MessageEventStatus } from '@mp/queue-contracts';
-import { queryPrepared, type PreparedStatement } from '@mp/persistence';
+import { queryPrepared } from '@mp/persistence';
 import type { EntityManager } from 'typeorm';
 import { MESSAGE_FINAL } from './dispatch-settle';
 import type { MessageTransition } from './message-events';
@@ -32,32 +32,6 @@ export function finalReceipts(receipts: readonly CarrierReceipt[]): CarrierRecei
   return [...byCarrierId.values()];
 }
 
-const APPLY_RECEIPTS_TO_PARTS: PreparedStatement = {
-  name: 'mp_apply_receipts_to_parts',
-  // `keyed` finds parts by carrier id only, with no state in its conditions, and is
-  // materialized: the partial index of submitted parts must never look cheaper than the keys
-  // (statistics taken while that set was empty say it holds one row, and the planner then
-  // scans it once per key). The state is checked on the rows found, never in the UPDATE's own
-  // conditions, which would make that index a candidate again.
-  text: `WITH keyed AS MATERIALIZED (
-         SELECT p.message_id, p.part_index, p.status, r.carrier_message_id, r.stat, r.err
-         FROM unnest($1::text[], $2::text[], $3::text[]) AS r(carrier_message_id, stat, err)
-         JOIN message_parts p ON p.carrier_message_id = r.carrier_message_id AND p.carrier_message_id IS NOT NULL),
-       done AS (
-         UPDATE message_parts p SET status = s.state, receipt_stat = t.stat,
-           error_code = CASE WHEN s.state = 'delivered' THEN NULL ELSE t.err END, completed_at = now()
-         FROM keyed t JOIN unnest($4::text[], $5::text[]) AS s(stat, state) ON s.stat = t.stat
-         WHERE t.status = 'submitted' AND p.message_id = t.message_id AND p.part_index = t.part_index
-         RETURNING p.message_id, s.state),
-       settled AS (
-         UPDATE messages m SET status = d.state, completed_at = now(), updated_at = now()
-         FROM done d WHERE m.id = d.message_id AND m.parts = 1 AND NOT (m.status = ANY($6::text[]))
-         RETURNING m.id, m.status, m.webhook_url, m.otp_id)
-       SELECT (SELECT json_agg(json_build_array(id, status, webhook_url, otp_id) ORDER BY id) FROM settled) AS settled,
-              ARRAY(SELECT DISTINCT message_id::text FROM done WHERE message_id NOT IN (SELECT id FROM settled)) AS others,
-              ARRAY(SELECT id FROM unnest($1::text[]) AS u(id) WHERE NOT EXISTS (SELECT 1 FROM keyed k WHERE k.carrier_message_id = u.id)) AS unknown`,
-};
-
 /** What applying receipts did. */
 export interface AppliedReceipts {
   /** Messages of one part, settled by their part's receipt. */
@@ -80,7 +54,28 @@ export async function applyReceiptsToParts(manager: EntityManager, receipts: rea
   if (receipts.length === 0) return { settled: [], others: [], early: [] };
   const [row] = await queryPrepared<{ settled: [string, MessageEventStatus, string | null, string | null][] | null; others: string[] | null; unknown: string[] | null }>(
     manager,
-    APPLY_RECEIPTS_TO_PARTS,
+    // `keyed` finds parts by carrier id only, with no state in its conditions, and is
+    // materialized: the partial index of submitted parts must never look cheaper than the keys
+    // (statistics taken while that set was empty say it holds one row, and the planner then
+    // scans it once per key). The state is checked on the rows found, never in the UPDATE's own
+    // conditions, which would make that index a candidate again.
+    `WITH keyed AS MATERIALIZED (
+         SELECT p.message_id, p.part_index, p.status, r.carrier_message_id, r.stat, r.err
+         FROM unnest($1::text[], $2::text[], $3::text[]) AS r(carrier_message_id, stat, err)
+         JOIN message_parts p ON p.carrier_message_id = r.carrier_message_id AND p.carrier_message_id IS NOT NULL),
+       done AS (
+         UPDATE message_parts p SET status = s.state, receipt_stat = t.stat,
+           error_code = CASE WHEN s.state = 'delivered' THEN NULL ELSE t.err END, completed_at = now()
+         FROM keyed t JOIN unnest($4::text[], $5::text[]) AS s(stat, state) ON s.stat = t.stat
+         WHERE t.status = 'submitted' AND p.message_id = t.message_id AND p.part_index = t.part_index
+         RETURNING p.message_id, s.state),
+       settled AS (
+         UPDATE messages m SET status = d.state, completed_at = now(), updated_at = now()
+         FROM done d WHERE m.id = d.message_id AND m.parts = 1 AND NOT (m.status = ANY($6::text[]))
+         RETURNING m.id, m.status, m.webhook_url, m.otp_id)
+       SELECT (SELECT json_agg(json_build_array(id, status, webhook_url, otp_id) ORDER BY id) FROM settled) AS settled,
+              ARRAY(SELECT DISTINCT message_id::text FROM done WHERE message_id NOT IN (SELECT id FROM settled)) AS others,
+              ARRAY(SELECT id FROM unnest($1::text[]) AS u(id) WHERE NOT EXISTS (SELECT 1 FROM keyed k WHERE k.carrier_message_id = u.id)) AS unknown`,
     [receipts.map((r) => r.carrierMessageId), receipts.map((r) => r.stat), receipts.map((r) => r.err), STATS, STATES, MESSAGE_FINAL],
   );
   const unknown = new Set(row?.unknown ?? []);

@@ -1,4 +1,4 @@
-import { queryPrepared, type PreparedStatement } from '@mp/persistence';
+import { queryPrepared } from '@mp/persistence';
 import type { EntityManager } from 'typeorm';
 import type { MessageTransition } from './message-events';
 
@@ -22,20 +22,6 @@ export interface RecordedSubmits {
   earlyReceipts: string[];
 }
 
-const RECORD_SUBMITS: PreparedStatement = {
-  name: 'mp_record_submits',
-  text: `WITH parts AS (
-       UPDATE message_parts p SET status = 'submitted', carrier_message_id = r.carrier_message_id, submitted_at = now()
-       FROM unnest($1::uuid[], $2::int[], $3::text[]) AS r(message_id, part_index, carrier_message_id)
-       WHERE p.message_id = r.message_id AND p.part_index = r.part_index AND p.status = 'pending'),
-     sent AS (
-       UPDATE messages SET status = 'sent', sent_at = coalesce(sent_at, now()), updated_at = now()
-       WHERE id = ANY($1::uuid[]) AND status = 'queued' RETURNING id, webhook_url)
-     SELECT (SELECT json_agg(json_build_array(id, webhook_url) ORDER BY id) FROM sent) AS sent,
-            ARRAY(SELECT r.carrier_message_id FROM unnest($3::text[]) AS k(id)
-                  JOIN carrier_receipts r ON r.carrier_message_id = k.id WHERE r.applied_at IS NULL) AS early`,
-};
-
 /**
  * In ONE statement: the parts still pending become submitted with their carrier ids, the queued
  * messages among theirs become sent (the first accepted part is enough), and the receipts stored
@@ -46,11 +32,20 @@ const RECORD_SUBMITS: PreparedStatement = {
 export async function recordSubmits(manager: EntityManager, records: readonly SubmittedPart[]): Promise<RecordedSubmits> {
   if (records.length === 0) return { sent: [], earlyReceipts: [] };
   const carrierIds = records.map((r) => r.carrierMessageId);
-  const [row] = await queryPrepared<{ sent: [string, string | null][] | null; early: string[] | null }>(manager, RECORD_SUBMITS, [
-    records.map((r) => r.messageId),
-    records.map((r) => r.partIndex),
-    carrierIds,
-  ]);
+  const [row] = await queryPrepared<{ sent: [string, string | null][] | null; early: string[] | null }>(
+    manager,
+    `WITH parts AS (
+       UPDATE message_parts p SET status = 'submitted', carrier_message_id = r.carrier_message_id, submitted_at = now()
+       FROM unnest($1::uuid[], $2::int[], $3::text[]) AS r(message_id, part_index, carrier_message_id)
+       WHERE p.message_id = r.message_id AND p.part_index = r.part_index AND p.status = 'pending'),
+     sent AS (
+       UPDATE messages SET status = 'sent', sent_at = coalesce(sent_at, now()), updated_at = now()
+       WHERE id = ANY($1::uuid[]) AND status = 'queued' RETURNING id, webhook_url)
+     SELECT (SELECT json_agg(json_build_array(id, webhook_url) ORDER BY id) FROM sent) AS sent,
+            ARRAY(SELECT r.carrier_message_id FROM unnest($3::text[]) AS k(id)
+                  JOIN carrier_receipts r ON r.carrier_message_id = k.id WHERE r.applied_at IS NULL) AS early`,
+    [records.map((r) => r.messageId), records.map((r) => r.partIndex), carrierIds],
+  );
   return {
     sent: (row?.sent ?? []).map(([messageId, webhookUrl]) => ({ messageId, status: 'sent', webhookUrl })),
     earlyReceipts: row?.early ?? [],

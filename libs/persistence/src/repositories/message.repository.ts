@@ -64,7 +64,7 @@ export class MessageRepository {
       const rows = messageRows(chunk, 1);
       const parts = partRows(chunk, 1 + rows.params.length);
       // Prepared: a campaign inserts its messages with this one statement, batch after batch.
-      await queryPrepared(manager, { name: 'mp_insert_messages_with_parts', text: `WITH m AS (${rows.sql}) ${parts.sql}` }, [...rows.params, ...parts.params]);
+      await queryPrepared(manager, `WITH m AS (${rows.sql}) ${parts.sql}`, [...rows.params, ...parts.params]);
     }
   }
 
