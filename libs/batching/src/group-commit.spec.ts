@@ -139,4 +139,59 @@ describe('GroupCommit', () => {
     expect(done).toEqual([1, 2, 3]);
     await expect(batcher.idle()).resolves.toBeUndefined();
   });
+
+  describe('with lingerMs', () => {
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
+    const recording = (maxBatch: number, lingerMs: number) => {
+      const flushes: number[][] = [];
+      const batcher = new GroupCommit<number, number>(async (items) => {
+        flushes.push([...items]);
+        return items.map(ok);
+      }, { maxBatch, lingerMs });
+      return { flushes, batcher };
+    };
+
+    it('holds the first item until it has lingered, then flushes everything that came meanwhile', async () => {
+      const { flushes, batcher } = recording(100, 50);
+      const first = batcher.submit(1);
+      await jest.advanceTimersByTimeAsync(30);
+      const second = batcher.submit(2);
+      await jest.advanceTimersByTimeAsync(19);
+      expect(flushes).toEqual([]);
+      await jest.advanceTimersByTimeAsync(1);
+      await expect(Promise.all([first, second])).resolves.toEqual([1, 2]);
+      expect(flushes).toEqual([[1, 2]]);
+    });
+
+    it('flushes a full batch at once, without lingering', async () => {
+      const { flushes, batcher } = recording(3, 1_000);
+      const full = [1, 2, 3].map((n) => batcher.submit(n));
+      await jest.advanceTimersByTimeAsync(0);
+      await expect(Promise.all(full)).resolves.toEqual([1, 2, 3]);
+      expect(flushes).toEqual([[1, 2, 3]]);
+    });
+
+    it('lets the next items linger again once a flush has taken the lingering ones', async () => {
+      const { flushes, batcher } = recording(100, 50);
+      void batcher.submit(1);
+      await jest.advanceTimersByTimeAsync(50);
+      void batcher.submit(2);
+      await jest.advanceTimersByTimeAsync(49);
+      expect(flushes).toEqual([[1]]);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(flushes).toEqual([[1], [2]]);
+    });
+
+    it('idle() flushes lingering items at once', async () => {
+      const { flushes, batcher } = recording(100, 60_000);
+      const item = batcher.submit(7);
+      const idle = batcher.idle();
+      await jest.advanceTimersByTimeAsync(0);
+      await expect(item).resolves.toBe(7);
+      await expect(idle).resolves.toBeUndefined();
+      expect(flushes).toEqual([[7]]);
+    });
+  });
 });

@@ -21,6 +21,14 @@ export interface GroupCommitOptions {
    * between batches) fails only itself. Default true.
    */
   isolateFailures?: boolean;
+  /**
+   * How long the first waiting item may wait for others before a flush takes it (default 0: a
+   * flush starts at once). For work nobody waits on, such as marking outbox rows or storing
+   * receipts: under light load a flush then carries many items instead of one, and the fixed cost
+   * of each flush (a transaction, its round trips, its commit) is paid that much less often. A
+   * full batch (maxBatch) goes at once, and idle() flushes what lingers.
+   */
+  lingerMs?: number;
 }
 
 interface Waiting<I, O> {
@@ -31,17 +39,21 @@ interface Waiting<I, O> {
 
 /**
  * Coalesces work that arrives concurrently into one flush: one transaction, one commit, one round
- * trip for many callers. There is no timer: a flush starts as soon as one may run, and what
- * arrives while it runs waits for the next. Under light load an item goes alone at once; under
- * heavy load batches grow by themselves to what one flush costs.
+ * trip for many callers. Without `lingerMs` there is no timer: a flush starts as soon as one may
+ * run, and what arrives while it runs waits for the next. Under light load an item goes alone at
+ * once; under heavy load batches grow by themselves to what one flush costs.
  */
 export class GroupCommit<I, O> {
   private readonly waiting: LaneQueue<Waiting<I, O>>;
   private readonly maxBatch: number;
   private readonly concurrency: number;
   private readonly isolateFailures: boolean;
+  private readonly lingerMs: number;
   private running = 0;
   private scheduled = false;
+  /** Set while the waiting items have lingered long enough (or must go: idle). */
+  private released = false;
+  private lingerTimer: NodeJS.Timeout | undefined;
   private idleWaiters: (() => void)[] = [];
 
   constructor(
@@ -52,6 +64,7 @@ export class GroupCommit<I, O> {
     this.maxBatch = options.maxBatch;
     this.concurrency = Math.max(1, options.concurrency ?? 1);
     this.isolateFailures = options.isolateFailures ?? true;
+    this.lingerMs = Math.max(0, options.lingerMs ?? 0);
     this.waiting = new LaneQueue(Math.max(1, options.lanes ?? 1));
   }
 
@@ -71,6 +84,7 @@ export class GroupCommit<I, O> {
   /** Resolves when nothing waits and no flush runs (for a graceful shutdown). */
   idle(): Promise<void> {
     if (this.pending === 0) return Promise.resolve();
+    if (this.waiting.length > 0) this.release();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
@@ -84,9 +98,25 @@ export class GroupCommit<I, O> {
     });
   }
 
+  private release(): void {
+    clearTimeout(this.lingerTimer);
+    this.lingerTimer = undefined;
+    this.released = true;
+    this.pump();
+  }
+
+  /** Whether the waiting items may go now; if not, that they will once they have lingered. */
+  private mayFlush(): boolean {
+    if (this.lingerMs === 0 || this.released || this.waiting.length >= this.maxBatch) return true;
+    this.lingerTimer ??= setTimeout(() => this.release(), this.lingerMs);
+    return false;
+  }
+
   private pump(): void {
-    while (this.running < this.concurrency && this.waiting.length > 0) {
+    if (this.waiting.length === 0) this.released = false;
+    while (this.running < this.concurrency && this.waiting.length > 0 && this.mayFlush()) {
       const batch = this.waiting.take(this.maxBatch);
+      if (this.waiting.length === 0) this.released = false;
       this.running += 1;
       void this.run(batch).finally(() => {
         this.running -= 1;
