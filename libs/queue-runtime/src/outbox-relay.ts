@@ -1,9 +1,17 @@
-import { allDone, GroupCommit } from '@mp/batching';
-import { Injectable, Logger } from '@nestjs/common';
+import { allDone, GroupCommit, InFlight } from '@mp/batching';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { QueueName } from '@mp/queue-contracts';
 import { OutboxRepository, type OutboxJob } from '@mp/persistence';
 import { DataSource } from 'typeorm';
 import { QueueProducer } from './queue-producer';
+
+/**
+ * How long a relayed job's outbox row may wait to be marked, so that the marks of many relays go
+ * out as one UPDATE. A mark only spares the sweeper work (it leaves rows alone until they are
+ * `sweep`'s `olderThanMs` old, and enqueueing a job twice is harmless), so nothing waits for it;
+ * marked one relay at a time, it cost a statement and a commit for every OTP.
+ */
+export const MARK_LINGER_MS = 200;
 
 /**
  * Moves committed outbox jobs into their queues. Right after a commit the writer relays its own
@@ -11,11 +19,12 @@ import { QueueProducer } from './queue-producer';
  * enqueues them later. Job ids are stable, so enqueueing one twice is harmless.
  */
 @Injectable()
-export class OutboxRelay {
+export class OutboxRelay implements OnApplicationShutdown {
   private readonly logger = new Logger('OutboxRelay');
   private readonly outbox: OutboxRepository;
-  /** Marks from relays that finish together go out as one UPDATE. */
+  /** Marks of the relays of the last MARK_LINGER_MS go out as one UPDATE. */
   private readonly marks: GroupCommit<readonly string[], void>;
+  private readonly marking = new InFlight();
 
   constructor(
     private readonly producer: QueueProducer,
@@ -27,20 +36,37 @@ export class OutboxRelay {
         await this.outbox.markEnqueued(lists.flat());
         return allDone(lists);
       },
-      { maxBatch: 500 },
+      { maxBatch: 500, lingerMs: MARK_LINGER_MS },
     );
   }
 
-  /** Enqueues and marks; never throws: what fails here is left to the sweeper. */
+  /**
+   * Enqueues, and marks the rows enqueued a little later (see MARK_LINGER_MS); resolves once the
+   * jobs are in their queues. Never throws: what fails here is left to the sweeper.
+   */
   async relay(ids: readonly string[], jobs: readonly OutboxJob[]): Promise<boolean> {
     try {
       await this.enqueue(jobs);
-      if (ids.length > 0) await this.marks.submit(ids);
-      return true;
     } catch (error) {
       this.logger.warn({ msg: 'outbox relay failed; the sweeper will enqueue these jobs', jobs: jobs.length, err: error });
       return false;
     }
+    if (ids.length > 0) {
+      this.marking.track(
+        this.marks.submit(ids).catch((error: unknown) => this.logger.warn({ msg: 'could not mark relayed outbox rows; the sweeper will enqueue them again, harmlessly', rows: ids.length, err: error })),
+      );
+    }
+    return true;
+  }
+
+  /** Resolves once the rows of every relay so far are marked (or their marking has failed). */
+  async marked(): Promise<void> {
+    await this.marks.idle();
+    await this.marking.settled();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.marked();
   }
 
   /** Enqueues jobs committed more than `olderThanMs` ago and never marked. Returns how many. */

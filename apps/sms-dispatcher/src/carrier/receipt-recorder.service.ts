@@ -9,6 +9,14 @@ import { SubmitRecorder } from '../sms-submit/submit-recorder.service';
 import { CarrierPool } from './carrier-pool.service';
 
 /**
+ * How long a receipt may wait for others before its transaction: nobody waits on a receipt but
+ * the SMSC for its acknowledgement (which allows seconds), and at a few hundred receipts a second
+ * a flush then carries a dozen instead of one or two, each flush being a transaction of several
+ * round trips.
+ */
+const RECEIPT_LINGER_MS = 25;
+
+/**
  * Applies every delivery receipt to its part (and, once all parts are final, to its message); a
  * receipt that overtakes the recording of its part is stored for it. Receipts that arrive
  * together are applied in one transaction. The deliver_sm is acknowledged only after its receipt
@@ -37,7 +45,7 @@ export class ReceiptRecorder implements OnModuleInit, OnApplicationShutdown {
       },
       // Two flushes at once: while one commits, the next batch is already being written. They
       // cannot deadlock: every dispatch transaction takes its locks in one order (dispatch-locks.ts).
-      { maxBatch: 500, concurrency: 2 },
+      { maxBatch: 500, concurrency: 2, lingerMs: RECEIPT_LINGER_MS },
     );
   }
 

@@ -1,0 +1,83 @@
+import { QueueName } from '@mp/queue-contracts';
+import { OutboxRepository, type OutboxJob } from '@mp/persistence';
+import { openTestDataSource } from '@mp/testing';
+import { Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import { MARK_LINGER_MS, OutboxRelay } from './outbox-relay';
+import { QueueProducer } from './queue-producer';
+
+describe('OutboxRelay (PostgreSQL, Redis)', () => {
+  let db: DataSource;
+  let producer: QueueProducer;
+  let relay: OutboxRelay;
+
+  beforeAll(async () => {
+    Logger.overrideLogger(false); // the relay's warnings are expected here
+    db = await openTestDataSource('test-outbox-relay');
+    producer = new QueueProducer({
+      redisUrl: process.env['REDIS_URL'] as string,
+      prefix: `${process.env['QUEUE_PREFIX']}-relay`,
+      appName: 'test-outbox-relay',
+      consume: [],
+    });
+    relay = new OutboxRelay(producer, db);
+  });
+  afterAll(async () => {
+    await relay.onApplicationShutdown();
+    await producer.onApplicationShutdown();
+    await db.destroy();
+  });
+
+  /** Commits one outbox row per job, as a writer does, and answers their ids. */
+  async function committed(count: number): Promise<{ ids: string[]; jobs: OutboxJob[] }> {
+    const jobs = Array.from({ length: count }, () => ({
+      queue: QueueName.BillingSettle,
+      jobName: 'billing.refund',
+      jobId: `relay-test-${randomUUID()}`,
+      data: { messageId: randomUUID() },
+      notBefore: new Date(),
+      priority: null,
+    }));
+    const ids = await db.transaction((manager) => new OutboxRepository(db).insertMany(manager, jobs));
+    return { ids, jobs };
+  }
+
+  const enqueuedAt = async (ids: string[]): Promise<(Date | null)[]> =>
+    (await db.query(`SELECT enqueued_at FROM outbox WHERE id = ANY($1::bigint[]) ORDER BY id`, [ids])).map((row: { enqueued_at: Date | null }) => row.enqueued_at);
+
+  it('answers once the jobs are in their queue, and marks the rows of relays close together with one UPDATE a little later', async () => {
+    const groups = await Promise.all([committed(2), committed(1), committed(3)]);
+    // Every statement sent to PostgreSQL, plain or prepared, by its text.
+    const spy = jest.spyOn(Client.prototype as unknown as { query: (...args: unknown[]) => unknown }, 'query');
+    const marks = () => spy.mock.calls.map(([query]) => (typeof query === 'string' ? query : String((query as { text?: unknown }).text))).filter((sql) => sql.startsWith('UPDATE outbox SET enqueued_at'));
+    try {
+      const started = Date.now();
+      await expect(Promise.all(groups.map((group) => relay.relay(group.ids, group.jobs)))).resolves.toEqual([true, true, true]);
+      for (const { jobs } of groups) {
+        for (const job of jobs) expect(await producer.queue(QueueName.BillingSettle).getJob(job.jobId)).toBeDefined();
+      }
+      // Nothing marked yet: the marks linger to be written together.
+      if (Date.now() - started < MARK_LINGER_MS / 2) expect(await enqueuedAt(groups.flatMap((g) => g.ids))).toEqual([null, null, null, null, null, null]);
+      await relay.marked();
+      expect((await enqueuedAt(groups.flatMap((g) => g.ids))).every((at) => at instanceof Date)).toBe(true);
+      expect(marks()).toHaveLength(1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('leaves the rows unmarked when the queue cannot take the jobs, for the sweeper to enqueue', async () => {
+    const group = await committed(2);
+    const broken = new OutboxRelay({ queue: () => ({ addBulk: () => Promise.reject(new Error('Redis is down')) }) } as unknown as QueueProducer, db);
+    await expect(broken.relay(group.ids, group.jobs)).resolves.toBe(false);
+    await broken.marked();
+    expect(await enqueuedAt(group.ids)).toEqual([null, null]);
+    // Only rows older than olderThanMs are swept: these two (and anything this run left) are.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await relay.sweep(10, 10_000)).toBeGreaterThanOrEqual(2);
+    expect((await enqueuedAt(group.ids)).every((at) => at instanceof Date)).toBe(true);
+    for (const job of group.jobs) expect(await producer.queue(QueueName.BillingSettle).getJob(job.jobId)).toBeDefined();
+  });
+});
