@@ -23,7 +23,7 @@ export class OutboxRelay implements OnApplicationShutdown {
   private readonly logger = new Logger('OutboxRelay');
   private readonly outbox: OutboxRepository;
   /** Marks of the relays of the last MARK_LINGER_MS go out as one UPDATE. */
-  private readonly marks: GroupCommit<readonly string[], void>;
+  private readonly marks: GroupCommit<{ ids: readonly string[]; at: Date }, void>;
   private readonly marking = new InFlight();
 
   constructor(
@@ -32,9 +32,9 @@ export class OutboxRelay implements OnApplicationShutdown {
   ) {
     this.outbox = new OutboxRepository(dataSource);
     this.marks = new GroupCommit(
-      async (lists) => {
-        await this.outbox.markEnqueued(lists.flat());
-        return allDone(lists);
+      async (groups) => {
+        await this.outbox.markEnqueued(groups);
+        return allDone(groups);
       },
       { maxBatch: 500, lingerMs: MARK_LINGER_MS },
     );
@@ -45,15 +45,17 @@ export class OutboxRelay implements OnApplicationShutdown {
    * jobs are in their queues. Never throws: what fails here is left to the sweeper.
    */
   async relay(ids: readonly string[], jobs: readonly OutboxJob[]): Promise<boolean> {
+    let at: Date;
     try {
       await this.enqueue(jobs);
+      at = new Date();
     } catch (error) {
       this.logger.warn({ msg: 'outbox relay failed; the sweeper will enqueue these jobs', jobs: jobs.length, err: error });
       return false;
     }
     if (ids.length > 0) {
       this.marking.track(
-        this.marks.submit(ids).catch((error: unknown) => this.logger.warn({ msg: 'could not mark relayed outbox rows; the sweeper will enqueue them again, harmlessly', rows: ids.length, err: error })),
+        this.marks.submit({ ids, at }).catch((error: unknown) => this.logger.warn({ msg: 'could not mark relayed outbox rows; the sweeper will enqueue them again, harmlessly', rows: ids.length, err: error })),
       );
     }
     return true;
@@ -74,7 +76,7 @@ export class OutboxRelay implements OnApplicationShutdown {
     const stale = await this.outbox.findStale(olderThanMs, limit);
     if (stale.length === 0) return 0;
     await this.enqueue(stale);
-    await this.outbox.markEnqueued(stale.map((job) => job.id));
+    await this.outbox.markEnqueued([{ ids: stale.map((job) => job.id), at: new Date() }]);
     this.logger.log({ msg: 'outbox sweeper enqueued jobs that missed their relay', jobs: stale.length });
     return stale.length;
   }

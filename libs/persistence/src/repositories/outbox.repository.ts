@@ -30,9 +30,15 @@ export class OutboxRepository {
     return rows.map((row) => String(row.id));
   }
 
-  async markEnqueued(ids: readonly string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await queryPrepared(this.db.manager, `UPDATE outbox SET enqueued_at = now() WHERE id = ANY($1::bigint[])`, [ids]);
+  /** Records when each group of rows had its jobs enqueued (the mark may be written later). */
+  async markEnqueued(groups: readonly { ids: readonly string[]; at: Date }[]): Promise<void> {
+    const rows = groups.flatMap((group) => group.ids.map((id) => [id, group.at.toISOString()] as const));
+    if (rows.length === 0) return;
+    await queryPrepared(
+      this.db.manager,
+      `UPDATE outbox o SET enqueued_at = v.at FROM unnest($1::bigint[], $2::timestamptz[]) AS v(id, at) WHERE o.id = v.id`,
+      [rows.map(([id]) => id), rows.map(([, at]) => at)],
+    );
   }
 
   /** Jobs committed more than `olderThanMs` ago and still not enqueued, oldest first. */
