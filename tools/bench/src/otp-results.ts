@@ -110,7 +110,8 @@ submit_sm at once and sending its receipt after 1 s, throwaway database and Redi
 \`otp_prefix_limit_per_hour\` raised to 1,000,000 with the admin tool, so that no send is refused.
 An open-loop load evenly paced at \`rate\` requests per second (request i leaves at start + i/rate,
 whatever the answers before it did) over at most \`conns\` keep-alive connections for \`dur\`
-seconds after a short warm-up at the same rate, each \`POST /otp/send { appid, recipient }\` to a
+seconds after a 10-second warm-up at the same rate (3 s in rows before 2026-11-24 17:00
+UTC), each \`POST /otp/send { appid, recipient }\` to a
 different valid number. Rows before the paced load (commit b84b3e5) used autocannon's fixed rate,
 which sends each second's requests in a burst at its start.
 

@@ -39,8 +39,9 @@ export function smsSection(host: Machine): ReadmeSection {
 SMSC simulator (receipts after 1 s), on a throwaway PostgreSQL database and Redis key prefix,
 \`LOG_LEVEL=warn\`. One company with a large balance sends every request (so every acceptance
 debits the same balance row). autocannon, in the benchmark's own process on the same machine,
-keeps \`conns\` connections busy for \`dur\` seconds after a short warm-up, each request to a
-different valid number.
+keeps \`conns\` connections busy for \`dur\` seconds after a 10-second warm-up (3 s in rows before
+2026-11-24 17:00 UTC: V8 is still compiling the hot paths during the first ~10 s of load), each
+request to a different valid number.
 
 | Column | Meaning |
 |---|---|
