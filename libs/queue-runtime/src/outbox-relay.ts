@@ -1,5 +1,5 @@
 import { allDone, GroupCommit, InFlight } from '@mp/batching';
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { QueueName } from '@mp/queue-contracts';
 import { OutboxRepository, type OutboxJob } from '@mp/persistence';
 import { DataSource } from 'typeorm';
@@ -19,7 +19,7 @@ export const MARK_LINGER_MS = 200;
  * enqueues them later. Job ids are stable, so enqueueing one twice is harmless.
  */
 @Injectable()
-export class OutboxRelay implements OnApplicationShutdown {
+export class OutboxRelay implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('OutboxRelay');
   private readonly outbox: OutboxRepository;
   /** Marks of the relays of the last MARK_LINGER_MS go out as one UPDATE. */
@@ -65,6 +65,15 @@ export class OutboxRelay implements OnApplicationShutdown {
   async marked(): Promise<void> {
     await this.marks.idle();
     await this.marking.settled();
+  }
+
+  /**
+   * Marks go out before any module shuts down (the database's may go first), and again after, for
+   * the relays of commits flushed at shutdown; a mark that finds the database closed is only
+   * logged, the sweeper covers it.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.marked();
   }
 
   async onApplicationShutdown(): Promise<void> {
