@@ -30,9 +30,9 @@ class BalanceMovedError extends Error {}
  * or not at all.
  *
  * The balance rows are what concurrent transactions queue on, so they are locked as late as
- * possible: the charges are planned from an unlocked read, the rows inserted, and only then the
- * balances locked and the plan checked against them — the lock is held for two statements and the
- * commit. If another transaction moved a balance so that the plan no longer fits, the whole
+ * possible: the charges are planned from an unlocked read, then the statement that inserts the
+ * rows also locks the balances, and the plan is checked against them — the lock is held for that
+ * statement's end, one more statement and the commit. If another transaction moved a balance so that the plan no longer fits, the whole
  * group is written again with the balances locked first.
  */
 export async function writeAcceptances(db: DataSource, sends: readonly PreparedSend[]): Promise<WrittenAcceptances> {
@@ -61,11 +61,16 @@ class AcceptanceWriter {
     const accepted = sends.filter((_, i) => plan.decisions[i].ok);
     const rows = accepted.flatMap((send) => send.rows);
     const jobs = dispatchJobsFor(rows);
-    const ids = rows.length > 0 ? await this.messages.insertWithJobs(manager, rows, jobs) : [];
+    const lockLate = mode === 'lock-late' && accepted.length > 0;
+    // Late, the balances are locked by the insert statement itself (one round trip less).
+    const inserted = lockLate
+      ? await this.messages.insertWithJobsLockingBalances(manager, rows, jobs, companyIds)
+      : { outboxIds: rows.length > 0 ? await this.messages.insertWithJobs(manager, rows, jobs) : [], balances: null };
+    const ids = inserted.outboxIds;
     let decisions = plan.decisions;
     let balancesAfter = plan.balancesAfter;
-    if (mode === 'lock-late' && accepted.length > 0) {
-      const locked = planCharges(await this.ledger.readBalances(manager, companyIds, { lock: true }), charges.filter((_, i) => plan.decisions[i].ok));
+    if (lockLate && inserted.balances) {
+      const locked = planCharges(inserted.balances, charges.filter((_, i) => plan.decisions[i].ok));
       if (locked.decisions.some((decision) => !decision.ok)) throw new BalanceMovedError();
       decisions = mergeDecisions(plan.decisions, locked.decisions);
       balancesAfter = locked.balancesAfter;

@@ -1,8 +1,9 @@
 import { AccountsService } from '@mp/accounts';
 import { DEFAULT_PRICES, parseMoney, type PriceRule } from '@mp/billing-domain';
 import { LedgerRepository, UnknownCompanyError, type OutboxJob } from '@mp/persistence';
-import { openTestDataSource } from '@mp/testing';
+import { eventually, openTestDataSource } from '@mp/testing';
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { SendNotAffordableError, SmsAcceptanceService, type SmsSendCommand } from './sms-acceptance';
 
@@ -106,6 +107,51 @@ describe('SmsAcceptanceService (PostgreSQL)', () => {
   });
 
   describe('group commit', () => {
+    it('is five statements: the transaction, the unlocked read, the insert that also locks the balance, the charges', async () => {
+      const { company_id } = await accounts.createCompany({ name: 'Trips', balance: '1' });
+      const spy = jest.spyOn(Client.prototype as unknown as { query: (...args: unknown[]) => unknown }, 'query');
+      try {
+        await service.accept(command(company_id), prices);
+        const texts = spy.mock.calls.map(([query]) => (typeof query === 'string' ? query : String((query as { text?: unknown }).text)).trim());
+        expect(texts).toHaveLength(5);
+        expect(texts[0]).toBe('START TRANSACTION');
+        expect(texts[1]).toMatch(/^SELECT company_id, balance FROM balances .*ORDER BY company_id$/);
+        expect(texts[2]).toMatch(/^WITH m AS \(INSERT INTO messages[\s\S]*FOR UPDATE\) b\) AS balances$/);
+        expect(texts[3]).toMatch(/^WITH moved AS \(\s*UPDATE balances/);
+        expect(texts[4]).toBe('COMMIT');
+      } finally {
+        spy.mockRestore();
+      }
+    });
+
+    it('charges from the balance its insert locked: a charge that moved it after the unlocked read is seen, and the send refused', async () => {
+      const { company_id } = await accounts.createCompany({ name: 'Moved', balance: '0.01' });
+      const other = db.createQueryRunner();
+      await other.connect();
+      await other.startTransaction();
+      try {
+        await other.query(`SELECT balance FROM balances WHERE company_id = $1 FOR UPDATE`, [company_id]);
+        const sending = service.accept(command(company_id), prices).then(
+          () => 'sent',
+          (error: Error) => error.name,
+        );
+        // The send read 0.01 unlocked, inserted, and now waits for the balance row.
+        const waiting = await eventually(
+          async () => (await db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH m AS (INSERT INTO messages%'`))[0].n,
+          (n: number) => n > 0,
+          10_000,
+        );
+        expect(waiting).toBeGreaterThan(0);
+        await other.query(`UPDATE balances SET balance = 0 WHERE company_id = $1`, [company_id]);
+        await other.commitTransaction();
+        expect(await sending).toBe('SendNotAffordableError');
+      } finally {
+        await other.release();
+      }
+      expect(await new LedgerRepository(db).findBalance(company_id)).toBe(0n);
+      expect((await db.query(`SELECT count(*)::int AS n FROM messages WHERE company_id = $1`, [company_id]))[0].n).toBe(0);
+    });
+
     it('commits sends that arrive together in one transaction, each answered the balance right after its own charge', async () => {
       const { company_id } = await accounts.createCompany({ name: 'Group', balance: '1' });
       const before = committed.length;

@@ -56,9 +56,12 @@ async function write(db: DataSource, manager: EntityManager, sends: readonly Pre
   const companies = open.map((send) => send.companyId);
   let plan = planCharges(balances, charges);
   const accepted = open.filter((_, i) => plan.decisions[i].ok);
-  const outbox = accepted.length > 0 ? await insertOtps(db, manager, accepted) : { ids: [], jobs: [] };
-  if (mode === 'lock-late' && accepted.length > 0) {
-    const locked = planCharges(await ledger.readBalances(manager, companies, { lock: true }), charges);
+  const lockLate = mode === 'lock-late' && accepted.length > 0;
+  // Late, the balances are locked by the insert statement itself (one round trip less).
+  const inserted = accepted.length > 0 ? await insertOtps(db, manager, accepted, lockLate ? companies : null) : null;
+  const outbox = inserted?.outbox ?? { ids: [], jobs: [] };
+  if (lockLate && inserted?.lockedBalances) {
+    const locked = planCharges(inserted.lockedBalances, charges);
     if (locked.decisions.some((decision, i) => decision.ok !== plan.decisions[i].ok)) throw new BalanceMovedError();
     plan = locked;
   }
@@ -107,8 +110,16 @@ async function lockAndRead(manager: EntityManager, sends: readonly PreparedOtp[]
   return { blocked, balances: new Map((row?.balances ?? []).map(([companyId, balance]) => [companyId, parseMoney(balance)])) };
 }
 
-/** The group's messages, their parts, OTP rows, `sent` events and dispatch jobs: one statement. */
-async function insertOtps(db: DataSource, manager: EntityManager, sends: readonly PreparedOtp[]): Promise<WrittenOtps['outbox']> {
+/**
+ * The group's messages, their parts, OTP rows, `sent` events and dispatch jobs: one statement,
+ * which also locks and reads the balances of `lockCompanies` when given.
+ */
+async function insertOtps(
+  db: DataSource,
+  manager: EntityManager,
+  sends: readonly PreparedOtp[],
+  lockCompanies: readonly string[] | null,
+): Promise<{ outbox: WrittenOtps['outbox']; lockedBalances: Map<string, Money> | null }> {
   const jobs = otpDeliveryJobs(
     sends.map((send) => ({ channel: send.channel, messageId: send.message.id })),
     sends[0].sentAt,
@@ -140,8 +151,11 @@ async function insertOtps(db: DataSource, manager: EntityManager, sends: readonl
       ],
     };
   };
-  const ids = await new MessageRepository(db).insertWithJobs(manager, sends.map((send) => send.message), jobs, otpRows);
-  return { ids, jobs };
+  const messages = new MessageRepository(db);
+  const rows = sends.map((send) => send.message);
+  if (!lockCompanies) return { outbox: { ids: await messages.insertWithJobs(manager, rows, jobs, otpRows), jobs }, lockedBalances: null };
+  const inserted = await messages.insertWithJobsLockingBalances(manager, rows, jobs, lockCompanies, otpRows);
+  return { outbox: { ids: inserted.outboxIds, jobs }, lockedBalances: inserted.balances };
 }
 
 function balanceOf(decision: ChargeDecision | undefined): Money {

@@ -5,6 +5,7 @@ import { OTP_BLOCK, openText, parseTextKey } from '@mp/otp-domain';
 import { ApplicationRepository, LedgerRepository } from '@mp/persistence';
 import { openTestDataSource } from '@mp/testing';
 import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { OtpBlockedError, OtpNotAffordableError, OtpNotResendableError, OtpResendRefusedError } from './otp-errors';
 import { expireDueOtps, recordOtpDelivered } from './otp-lifecycle';
@@ -147,6 +148,25 @@ describe('OTP send and verify (PostgreSQL)', () => {
     const sentB = await sender.send(command(b, { recipient }), DEFAULT_PRICES);
     expect(await verifier.verify(b.companyId, { verificationId: sentB.verificationId }, await codeOf(sentB.verificationId))).toMatchObject({ outcome: 'verified' });
     expect(await verifier.verify(b.companyId, { verificationId: sentA.verificationId }, '123456')).toEqual({ outcome: 'not_found' });
+  });
+
+  it('writes a send in six statements: the transaction, the recipient lock, the read, the insert that also locks the balance, the charge', async () => {
+    const c = await company();
+    const spy = jest.spyOn(Client.prototype as unknown as { query: (...args: unknown[]) => unknown }, 'query');
+    try {
+      await sender.send(command(c), DEFAULT_PRICES);
+      const texts = spy.mock.calls.map(([query]) => (typeof query === 'string' ? query : String((query as { text?: unknown }).text)).trim());
+      expect(texts).toHaveLength(6);
+      expect(texts[0]).toBe('START TRANSACTION');
+      expect(texts[1]).toMatch(/^SELECT pg_advisory_xact_lock/);
+      expect(texts[2]).toMatch(/otp_attempts[\s\S]*FROM balances/);
+      expect(texts[3]).toMatch(/^WITH m AS \(INSERT INTO messages[\s\S]*INSERT INTO otps[\s\S]*FOR UPDATE\) b\) AS balances$/);
+      expect(texts[4]).toMatch(/^WITH moved AS \(\s*UPDATE balances/);
+      expect(texts[5]).toBe('COMMIT');
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await new LedgerRepository(db).findBalance(c.companyId)).toBe(parseMoney('1') - 100n);
   });
 
   it('refuses a send the balance does not cover, storing and charging nothing', async () => {

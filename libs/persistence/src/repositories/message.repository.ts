@@ -1,4 +1,4 @@
-import { formatMoney, type Money } from '@mp/billing-domain';
+import { formatMoney, parseMoney, type Money } from '@mp/billing-domain';
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryPrepared } from '../prepared-query';
 import { outboxRows, type OutboxJob } from './outbox.repository';
@@ -75,13 +75,39 @@ export class MessageRepository {
    * outbox rows inserted.
    */
   async insertWithJobs(manager: EntityManager, messages: readonly NewMessage[], jobs: readonly OutboxJob[], also?: AlsoInserted): Promise<string[]> {
-    const rows = messageRows(messages, 1);
-    const parts = partRows(messages, 1 + rows.params.length);
-    const extra = also?.(1 + rows.params.length + parts.params.length) ?? { ctes: [], params: [] };
-    const outbox = outboxRows(jobs, 1 + rows.params.length + parts.params.length + extra.params.length);
-    const ctes = [`m AS (${rows.sql})`, `p AS (${parts.sql})`, ...extra.ctes].join(', ');
-    const inserted = await queryPrepared<{ id: string }>(manager, `WITH ${ctes} ${outbox.sql}`, [...rows.params, ...parts.params, ...extra.params, ...outbox.params]);
+    const { ctes, params, outbox } = insertStatements(messages, jobs, also);
+    const inserted = await queryPrepared<{ id: string }>(manager, `WITH ${ctes} ${outbox.sql}`, [...params, ...outbox.params]);
     return inserted.map((row) => String(row.id));
+  }
+
+  /**
+   * insertWithJobs, and in the same statement the balance rows of `companyIds` locked (FOR
+   * UPDATE) and read: an acceptance that plans its charges from an unlocked read locks the
+   * balances after its inserts, and this saves it the round trip of a statement of its own. Under
+   * READ COMMITTED the lock answers each row's latest committed balance, as a separate SELECT …
+   * FOR UPDATE would.
+   */
+  async insertWithJobsLockingBalances(
+    manager: EntityManager,
+    messages: readonly NewMessage[],
+    jobs: readonly OutboxJob[],
+    companyIds: readonly string[],
+    also?: AlsoInserted,
+  ): Promise<{ outboxIds: string[]; balances: Map<string, Money> }> {
+    const { ctes, params, outbox } = insertStatements(messages, jobs, also);
+    const companies = 1 + params.length + outbox.params.length;
+    const [row] = await queryPrepared<{ ids: string[] | null; balances: [string, string][] | null }>(
+      manager,
+      `WITH ${ctes}, ob AS (${outbox.sql})
+       SELECT ARRAY(SELECT id FROM ob) AS ids,
+              (SELECT json_agg(json_build_array(company_id, balance::text) ORDER BY company_id)
+               FROM (SELECT company_id, balance FROM balances WHERE company_id = ANY($${companies}::uuid[]) ORDER BY company_id FOR UPDATE) b) AS balances`,
+      [...params, ...outbox.params, [...new Set(companyIds)].sort()],
+    );
+    return {
+      outboxIds: (row?.ids ?? []).map(String),
+      balances: new Map((row?.balances ?? []).map(([companyId, balance]) => [companyId, parseMoney(balance)])),
+    };
   }
 
   async findForCompany(companyId: string, id: string): Promise<Record<string, unknown> | null> {
@@ -91,6 +117,15 @@ export class MessageRepository {
     );
     return rows[0] ?? null;
   }
+}
+
+/** The CTEs of insertWithJobs (messages, parts, the caller's) and its outbox insert, numbered from $1. */
+function insertStatements(messages: readonly NewMessage[], jobs: readonly OutboxJob[], also?: AlsoInserted): { ctes: string; params: unknown[]; outbox: Statement } {
+  const rows = messageRows(messages, 1);
+  const parts = partRows(messages, 1 + rows.params.length);
+  const extra = also?.(1 + rows.params.length + parts.params.length) ?? { ctes: [], params: [] };
+  const params = [...rows.params, ...parts.params, ...extra.params];
+  return { ctes: [`m AS (${rows.sql})`, `p AS (${parts.sql})`, ...extra.ctes].join(', '), params, outbox: outboxRows(jobs, 1 + params.length) };
 }
 
 /** `$first, $first+1, …` cast to these types, for `unnest`. */
