@@ -1,9 +1,8 @@
 import { QueueName } from '@mp/queue-contracts';
 import { OutboxRepository, type OutboxJob } from '@mp/persistence';
-import { openTestDataSource } from '@mp/testing';
+import { openTestDataSource, spyOnStatements } from '@mp/testing';
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { MARK_LINGER_MS, OutboxRelay } from './outbox-relay';
 import { QueueProducer } from './queue-producer';
@@ -49,9 +48,8 @@ describe('OutboxRelay (PostgreSQL, Redis)', () => {
 
   it('answers once the jobs are in their queue, and marks the rows of relays close together with one UPDATE a little later', async () => {
     const groups = await Promise.all([committed(2), committed(1), committed(3)]);
-    // Every statement sent to PostgreSQL, plain or prepared, by its text.
-    const spy = jest.spyOn(Client.prototype as unknown as { query: (...args: unknown[]) => unknown }, 'query');
-    const marks = () => spy.mock.calls.map(([query]) => (typeof query === 'string' ? query : String((query as { text?: unknown }).text))).filter((sql) => sql.startsWith('UPDATE outbox o SET enqueued_at'));
+    const statements = spyOnStatements();
+    const marks = () => statements.texts().filter((sql) => sql.startsWith('UPDATE outbox o SET enqueued_at'));
     try {
       const started = Date.now();
       await expect(Promise.all(groups.map((group) => relay.relay(group.ids, group.jobs)))).resolves.toEqual([true, true, true]);
@@ -67,7 +65,7 @@ describe('OutboxRelay (PostgreSQL, Redis)', () => {
       expect(marked.every((at) => at instanceof Date && at.getTime() >= started && at.getTime() <= relayedBy)).toBe(true);
       expect(marks()).toHaveLength(1);
     } finally {
-      spy.mockRestore();
+      statements.restore();
     }
   });
 

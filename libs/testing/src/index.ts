@@ -4,3 +4,4 @@ export * from './stack';
 export * from './app-process';
 export * from './eventually';
 export * from './webhook-receiver';
+export * from './statement-spy';

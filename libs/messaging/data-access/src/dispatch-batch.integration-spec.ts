@@ -1,7 +1,6 @@
 import { AccountsService } from '@mp/accounts';
 import { DEFAULT_PRICES } from '@mp/billing-domain';
-import { openTestDataSource } from '@mp/testing';
-import { Client } from 'pg';
+import { openTestDataSource, spyOnStatements } from '@mp/testing';
 import type { DataSource } from 'typeorm';
 import { DispatchStore, type CarrierReceipt, type DispatchResult, type SubmittedPart } from './dispatch-store';
 import { SmsAcceptanceService } from './sms-acceptance';
@@ -10,13 +9,6 @@ const HOOK = 'https://example.com/hooks/batch';
 const SHORT = 'short';
 const LONG = 'l'.repeat(200); // two parts
 const THREE_PARTS = 't'.repeat(400);
-
-/** Every statement sent to PostgreSQL (plain or prepared, transaction control included), by its text. */
-function spyOnStatements(): { texts: () => string[]; clear: () => void; restore: () => void } {
-  const spy = jest.spyOn(Client.prototype as unknown as { query: (...args: unknown[]) => unknown }, 'query');
-  const textOf = ([query]: unknown[]): string => (typeof query === 'string' ? query : String((query as { text?: unknown }).text));
-  return { texts: () => spy.mock.calls.map(textOf), clear: () => spy.mockClear(), restore: () => spy.mockRestore() };
-}
 
 describe('DispatchStore batches (PostgreSQL)', () => {
   let db: DataSource;

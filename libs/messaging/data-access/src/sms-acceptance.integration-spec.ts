@@ -1,9 +1,8 @@
 import { AccountsService } from '@mp/accounts';
 import { DEFAULT_PRICES, parseMoney, type PriceRule } from '@mp/billing-domain';
 import { LedgerRepository, UnknownCompanyError, type OutboxJob } from '@mp/persistence';
-import { eventually, openTestDataSource } from '@mp/testing';
+import { eventually, openTestDataSource, statementsOf } from '@mp/testing';
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { SendNotAffordableError, SmsAcceptanceService, type SmsSendCommand } from './sms-acceptance';
 
@@ -109,19 +108,13 @@ describe('SmsAcceptanceService (PostgreSQL)', () => {
   describe('group commit', () => {
     it('is five statements: the transaction, the unlocked read, the insert that also locks the balance, the charges', async () => {
       const { company_id } = await accounts.createCompany({ name: 'Trips', balance: '1' });
-      const spy = jest.spyOn(Client.prototype as unknown as { query: (...args: unknown[]) => unknown }, 'query');
-      try {
-        await service.accept(command(company_id), prices);
-        const texts = spy.mock.calls.map(([query]) => (typeof query === 'string' ? query : String((query as { text?: unknown }).text)).trim());
-        expect(texts).toHaveLength(5);
-        expect(texts[0]).toBe('START TRANSACTION');
-        expect(texts[1]).toMatch(/^SELECT company_id, balance FROM balances .*ORDER BY company_id$/);
-        expect(texts[2]).toMatch(/^WITH m AS \(INSERT INTO messages[\s\S]*FOR UPDATE\) b\) AS balances$/);
-        expect(texts[3]).toMatch(/^WITH moved AS \(\s*UPDATE balances/);
-        expect(texts[4]).toBe('COMMIT');
-      } finally {
-        spy.mockRestore();
-      }
+      expect(await statementsOf(() => service.accept(command(company_id), prices))).toEqual([
+        'START TRANSACTION',
+        expect.stringMatching(/^SELECT company_id, balance FROM balances .*ORDER BY company_id$/),
+        expect.stringMatching(/^WITH m AS \(INSERT INTO messages[\s\S]*FOR UPDATE\) b\) AS balances$/),
+        expect.stringMatching(/^WITH moved AS \(\s*UPDATE balances/),
+        'COMMIT',
+      ]);
     });
 
     it('charges from the balance its insert locked: a charge that moved it after the unlocked read is seen, and the send refused', async () => {

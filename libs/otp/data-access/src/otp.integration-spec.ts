@@ -3,9 +3,8 @@ import { DEFAULT_APPLICATION_SETTINGS } from '@mp/accounts-domain';
 import { DEFAULT_PRICES, parseMoney } from '@mp/billing-domain';
 import { OTP_BLOCK, openText, parseTextKey } from '@mp/otp-domain';
 import { ApplicationRepository, LedgerRepository } from '@mp/persistence';
-import { openTestDataSource } from '@mp/testing';
+import { openTestDataSource, statementsOf } from '@mp/testing';
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { OtpBlockedError, OtpNotAffordableError, OtpNotResendableError, OtpResendRefusedError } from './otp-errors';
 import { expireDueOtps, recordOtpDelivered } from './otp-lifecycle';
@@ -152,20 +151,14 @@ describe('OTP send and verify (PostgreSQL)', () => {
 
   it('writes a send in six statements: the transaction, the recipient lock, the read, the insert that also locks the balance, the charge', async () => {
     const c = await company();
-    const spy = jest.spyOn(Client.prototype as unknown as { query: (...args: unknown[]) => unknown }, 'query');
-    try {
-      await sender.send(command(c), DEFAULT_PRICES);
-      const texts = spy.mock.calls.map(([query]) => (typeof query === 'string' ? query : String((query as { text?: unknown }).text)).trim());
-      expect(texts).toHaveLength(6);
-      expect(texts[0]).toBe('START TRANSACTION');
-      expect(texts[1]).toMatch(/^SELECT pg_advisory_xact_lock/);
-      expect(texts[2]).toMatch(/otp_attempts[\s\S]*FROM balances/);
-      expect(texts[3]).toMatch(/^WITH m AS \(INSERT INTO messages[\s\S]*INSERT INTO otps[\s\S]*FOR UPDATE\) b\) AS balances$/);
-      expect(texts[4]).toMatch(/^WITH moved AS \(\s*UPDATE balances/);
-      expect(texts[5]).toBe('COMMIT');
-    } finally {
-      spy.mockRestore();
-    }
+    expect(await statementsOf(() => sender.send(command(c), DEFAULT_PRICES))).toEqual([
+      'START TRANSACTION',
+      expect.stringMatching(/^SELECT pg_advisory_xact_lock/),
+      expect.stringMatching(/otp_attempts[\s\S]*FROM balances/),
+      expect.stringMatching(/^WITH m AS \(INSERT INTO messages[\s\S]*INSERT INTO otps[\s\S]*FOR UPDATE\) b\) AS balances$/),
+      expect.stringMatching(/^WITH moved AS \(\s*UPDATE balances/),
+      'COMMIT',
+    ]);
     expect(await new LedgerRepository(db).findBalance(c.companyId)).toBe(parseMoney('1') - 100n);
   });
 
