@@ -113,7 +113,6 @@ export class GroupCommit<I, O> {
   }
 
   private pump(): void {
-    if (this.waiting.length === 0) this.released = false;
     while (this.running < this.concurrency && this.waiting.length > 0 && this.mayFlush()) {
       const batch = this.waiting.take(this.maxBatch);
       if (this.waiting.length === 0) this.released = false;

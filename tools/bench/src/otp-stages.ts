@@ -1,7 +1,8 @@
 // Where a window's OTPs spent the time between acceptance and the carrier, for the JSON file:
-// acceptance → their dispatch job enqueued (outbox.enqueued_at: when the relay had added it), → the submit_sm_resp being
-// recorded (message_parts.submitted_at), and, for a sample, → the submit_sm received by the SMSC
-// simulator (its GET /messages?to=), which tells whether submitted_at is a tight bound.
+// acceptance → their dispatch job enqueued (outbox.enqueued_at: when the relay had added it),
+// → the submit_sm_resp being recorded (message_parts.submitted_at), and, for a sample, → the
+// submit_sm received by the SMSC simulator (its GET /messages?to=), which tells whether
+// submitted_at is a tight bound.
 import type { Client } from 'pg';
 
 /** Milliseconds at the 50th and 99th percentile; null without samples. */

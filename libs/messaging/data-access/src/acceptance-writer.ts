@@ -32,8 +32,8 @@ class BalanceMovedError extends Error {}
  * The balance rows are what concurrent transactions queue on, so they are locked as late as
  * possible: the charges are planned from an unlocked read, then the statement that inserts the
  * rows also locks the balances, and the plan is checked against them — the lock is held for that
- * statement's end, one more statement and the commit. If another transaction moved a balance so that the plan no longer fits, the whole
- * group is written again with the balances locked first.
+ * statement's end, one more statement and the commit. If another transaction moved a balance so
+ * that the plan no longer fits, the whole group is written again with the balances locked first.
  */
 export async function writeAcceptances(db: DataSource, sends: readonly PreparedSend[]): Promise<WrittenAcceptances> {
   const writer = new AcceptanceWriter(db);
@@ -61,22 +61,19 @@ class AcceptanceWriter {
     const accepted = sends.filter((_, i) => plan.decisions[i].ok);
     const rows = accepted.flatMap((send) => send.rows);
     const jobs = dispatchJobsFor(rows);
-    const lockLate = mode === 'lock-late' && accepted.length > 0;
-    // Late, the balances are locked by the insert statement itself (one round trip less).
-    const inserted = lockLate
-      ? await this.messages.insertWithJobsLockingBalances(manager, rows, jobs, companyIds)
-      : { outboxIds: rows.length > 0 ? await this.messages.insertWithJobs(manager, rows, jobs) : [], balances: null };
-    const ids = inserted.outboxIds;
     let decisions = plan.decisions;
     let balancesAfter = plan.balancesAfter;
-    if (lockLate && inserted.balances) {
+    // The insert statement also locks the balances: late, that saves a statement of its own
+    // (lock-first holds them already).
+    const inserted = rows.length > 0 ? await this.messages.insertWithJobsLockingBalances(manager, rows, jobs, companyIds) : null;
+    if (inserted && mode === 'lock-late') {
       const locked = planCharges(inserted.balances, charges.filter((_, i) => plan.decisions[i].ok));
       if (locked.decisions.some((decision) => !decision.ok)) throw new BalanceMovedError();
       decisions = mergeDecisions(plan.decisions, locked.decisions);
       balancesAfter = locked.balancesAfter;
     }
     await this.ledger.writeCharges(manager, chargesToWrite(accepted, decisions.filter((d) => d.ok)), balancesAfter);
-    return { outcomes: sends.map((send, i) => outcomeOf(send, decisions[i])), outbox: { ids, jobs } };
+    return { outcomes: sends.map((send, i) => outcomeOf(send, decisions[i])), outbox: { ids: inserted?.outboxIds ?? [], jobs } };
   }
 }
 

@@ -1,7 +1,7 @@
 import type { ItemOutcome } from '@mp/batching';
-import { formatMoney, parseMoney, planCharges, type ChargeDecision, type Money } from '@mp/billing-domain';
+import { formatMoney, planCharges, type ChargeDecision, type Money } from '@mp/billing-domain';
 import { blockLookbackStart, blockUntil, retryAfterSeconds, type OtpChannel } from '@mp/otp-domain';
-import { LedgerRepository, lockKeysInOrder, MessageRepository, queryPrepared, UnknownCompanyError, type NewMessage, type OutboxJob } from '@mp/persistence';
+import { balancesFromJson, balancesJson, LedgerRepository, lockKeysInOrder, MessageRepository, queryPrepared, UnknownCompanyError, type NewMessage, type OutboxJob } from '@mp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { OtpBlockedError, OtpNotAffordableError } from './otp-errors';
 import { otpDeliveryJobs } from './otp-message';
@@ -56,14 +56,17 @@ async function write(db: DataSource, manager: EntityManager, sends: readonly Pre
   const companies = open.map((send) => send.companyId);
   let plan = planCharges(balances, charges);
   const accepted = open.filter((_, i) => plan.decisions[i].ok);
-  const lockLate = mode === 'lock-late' && accepted.length > 0;
-  // Late, the balances are locked by the insert statement itself (one round trip less).
-  const inserted = accepted.length > 0 ? await insertOtps(db, manager, accepted, lockLate ? companies : null) : null;
-  const outbox = inserted?.outbox ?? { ids: [], jobs: [] };
-  if (lockLate && inserted?.lockedBalances) {
-    const locked = planCharges(inserted.lockedBalances, charges);
-    if (locked.decisions.some((decision, i) => decision.ok !== plan.decisions[i].ok)) throw new BalanceMovedError();
-    plan = locked;
+  let outbox: WrittenOtps['outbox'] = { ids: [], jobs: [] };
+  if (accepted.length > 0) {
+    // The insert statement also locks the balances: late, that saves a statement of its own
+    // (lock-first holds them already).
+    const inserted = await insertOtps(db, manager, accepted, companies);
+    outbox = inserted.outbox;
+    if (mode === 'lock-late') {
+      const locked = planCharges(inserted.lockedBalances, charges);
+      if (locked.decisions.some((decision, i) => decision.ok !== plan.decisions[i].ok)) throw new BalanceMovedError();
+      plan = locked;
+    }
   }
   const decisions = new Map(open.map((send, i) => [send.id, plan.decisions[i]]));
   await ledger.writeCharges(
@@ -93,8 +96,7 @@ async function lockAndRead(manager: EntityManager, sends: readonly PreparedOtp[]
     `SELECT (SELECT json_agg(json_build_array(a.application_id, a.recipient, a.created_at)) FROM otp_attempts a
              JOIN unnest($1::uuid[], $2::text[]) AS r(application_id, recipient) ON a.application_id = r.application_id AND a.recipient = r.recipient
              WHERE a.outcome = 'invalid_code' AND a.created_at >= $3) AS failures,
-            (SELECT json_agg(json_build_array(company_id, balance::text) ORDER BY company_id)
-             FROM (SELECT company_id, balance FROM balances WHERE company_id = ANY($4::uuid[]) ORDER BY company_id${lock ? ' FOR UPDATE' : ''}) b) AS balances`,
+            ${balancesJson(4, { lock })} AS balances`,
     [sends.map((s) => s.applicationId), sends.map((s) => s.recipient), blockLookbackStart(now), companies],
   );
   const failures = new Map<string, Date[]>();
@@ -107,19 +109,19 @@ async function lockAndRead(manager: EntityManager, sends: readonly PreparedOtp[]
     const until = blockUntil(failures.get(`${send.applicationId}:${send.recipient}`) ?? [], send.sentAt);
     if (until) blocked.set(send.id, new OtpBlockedError(until, retryAfterSeconds(until, send.sentAt)));
   }
-  return { blocked, balances: new Map((row?.balances ?? []).map(([companyId, balance]) => [companyId, parseMoney(balance)])) };
+  return { blocked, balances: balancesFromJson(row?.balances ?? null) };
 }
 
 /**
  * The group's messages, their parts, OTP rows, `sent` events and dispatch jobs: one statement,
- * which also locks and reads the balances of `lockCompanies` when given.
+ * which also locks and reads the balances of `companies`.
  */
 async function insertOtps(
   db: DataSource,
   manager: EntityManager,
   sends: readonly PreparedOtp[],
-  lockCompanies: readonly string[] | null,
-): Promise<{ outbox: WrittenOtps['outbox']; lockedBalances: Map<string, Money> | null }> {
+  companies: readonly string[],
+): Promise<{ outbox: WrittenOtps['outbox']; lockedBalances: Map<string, Money> }> {
   const jobs = otpDeliveryJobs(
     sends.map((send) => ({ channel: send.channel, messageId: send.message.id })),
     sends[0].sentAt,
@@ -151,10 +153,7 @@ async function insertOtps(
       ],
     };
   };
-  const messages = new MessageRepository(db);
-  const rows = sends.map((send) => send.message);
-  if (!lockCompanies) return { outbox: { ids: await messages.insertWithJobs(manager, rows, jobs, otpRows), jobs }, lockedBalances: null };
-  const inserted = await messages.insertWithJobsLockingBalances(manager, rows, jobs, lockCompanies, otpRows);
+  const inserted = await new MessageRepository(db).insertWithJobsLockingBalances(manager, sends.map((send) => send.message), jobs, companies, otpRows);
   return { outbox: { ids: inserted.outboxIds, jobs }, lockedBalances: inserted.balances };
 }
 

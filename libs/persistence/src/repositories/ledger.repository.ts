@@ -50,6 +50,21 @@ export interface DecidedCharge {
 }
 
 /**
+ * A scalar sub-select for a bigger statement: the balances of the companies in parameter
+ * `$param` (a uuid[]) as a JSON array of [company id, balance], in company order, their rows
+ * locked in that order when `lock`. Read it back with balancesFromJson.
+ */
+export function balancesJson(param: number, options: { lock: boolean }): string {
+  return `(SELECT json_agg(json_build_array(company_id, balance::text) ORDER BY company_id)
+           FROM (SELECT company_id, balance FROM balances WHERE company_id = ANY($${param}::uuid[]) ORDER BY company_id${options.lock ? ' FOR UPDATE' : ''}) b)`;
+}
+
+/** What balancesJson selected, by company. */
+export function balancesFromJson(rows: readonly [string, string][] | null): Map<string, Money> {
+  return new Map((rows ?? []).map(([companyId, balance]) => [companyId, parseMoney(balance)]));
+}
+
+/**
  * Balances change only here, and only together with their ledger entry, in one statement:
  * the balance never goes below zero and never moves without a record of why.
  */

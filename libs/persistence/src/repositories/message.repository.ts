@@ -1,6 +1,7 @@
-import { formatMoney, parseMoney, type Money } from '@mp/billing-domain';
+import { formatMoney, type Money } from '@mp/billing-domain';
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryPrepared } from '../prepared-query';
+import { balancesFromJson, balancesJson } from './ledger.repository';
 import { outboxRows, type OutboxJob } from './outbox.repository';
 
 export type MessageStatus =
@@ -98,16 +99,10 @@ export class MessageRepository {
     const companies = 1 + params.length + outbox.params.length;
     const [row] = await queryPrepared<{ ids: string[] | null; balances: [string, string][] | null }>(
       manager,
-      `WITH ${ctes}, ob AS (${outbox.sql})
-       SELECT ARRAY(SELECT id FROM ob) AS ids,
-              (SELECT json_agg(json_build_array(company_id, balance::text) ORDER BY company_id)
-               FROM (SELECT company_id, balance FROM balances WHERE company_id = ANY($${companies}::uuid[]) ORDER BY company_id FOR UPDATE) b) AS balances`,
+      `WITH ${ctes}, ob AS (${outbox.sql}) SELECT ARRAY(SELECT id FROM ob) AS ids, ${balancesJson(companies, { lock: true })} AS balances`,
       [...params, ...outbox.params, [...new Set(companyIds)].sort()],
     );
-    return {
-      outboxIds: (row?.ids ?? []).map(String),
-      balances: new Map((row?.balances ?? []).map(([companyId, balance]) => [companyId, parseMoney(balance)])),
-    };
+    return { outboxIds: (row?.ids ?? []).map(String), balances: balancesFromJson(row?.balances ?? null) };
   }
 
   async findForCompany(companyId: string, id: string): Promise<Record<string, unknown> | null> {
