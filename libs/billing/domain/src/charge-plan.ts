@@ -31,3 +31,27 @@ export function planCharges(
   });
   return { decisions, balancesAfter: running };
 }
+
+/** What each company's charges add up to, in the order the companies first appear. */
+export function totalsByCompany(charges: readonly PlannedCharge[]): Map<string, Money> {
+  const totals = new Map<string, Money>();
+  for (const charge of charges) totals.set(charge.companyId, (totals.get(charge.companyId) ?? 0n) + charge.amount);
+  return totals;
+}
+
+/**
+ * The balance right after each charge, in order, when all of them were taken at once and left
+ * `balancesAfter`: a charge's balance is the final one plus the company's charges after it.
+ */
+export function balancesAfterEach(charges: readonly PlannedCharge[], balancesAfter: ReadonlyMap<string, Money>): Money[] {
+  const running = new Map(balancesAfter);
+  const after: Money[] = new Array(charges.length);
+  for (let i = charges.length - 1; i >= 0; i -= 1) {
+    const { companyId, amount } = charges[i];
+    const balance = running.get(companyId);
+    if (balance === undefined) throw new Error(`no balance after the charges of company ${companyId}`);
+    after[i] = balance;
+    running.set(companyId, balance + amount);
+  }
+  return after;
+}

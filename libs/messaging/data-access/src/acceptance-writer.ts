@@ -1,6 +1,14 @@
 import type { ItemOutcome } from '@mp/batching';
-import { planCharges, type ChargeDecision, type Money } from '@mp/billing-domain';
-import { LedgerRepository, MessageRepository, UnknownCompanyError, type DecidedCharge, type OutboxJob } from '@mp/persistence';
+import { balancesAfterEach, planCharges, type ChargeDecision, type Money } from '@mp/billing-domain';
+import {
+  isUncoveredCharge,
+  LedgerRepository,
+  MessageRepository,
+  UnknownCompanyError,
+  type DecidedCharge,
+  type GroupCharge,
+  type OutboxJob,
+} from '@mp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { dispatchJobsFor } from './dispatch-jobs';
 import type { PreparedSend } from './send-preparation';
@@ -20,74 +28,62 @@ export interface WrittenAcceptances {
   outbox: { ids: string[]; jobs: OutboxJob[] };
 }
 
-/** The balances moved between the unlocked read and the lock: the plan no longer holds. */
-class BalanceMovedError extends Error {}
-
 /**
- * Charges and stores many sends in ONE transaction: each send is charged from a running balance
- * (one ledger entry per request) and refused alone if it does not fit; the messages, their parts
- * and their dispatch jobs go in with one multi-row statement. Either a send is wholly committed
- * or not at all.
+ * Charges and stores many sends at once. Either a send is wholly committed (its messages, parts,
+ * dispatch jobs and one ledger entry) or not at all.
  *
- * The balance rows are what concurrent transactions queue on, so they are locked as late as
- * possible: the charges are planned from an unlocked read, then the statement that inserts the
- * rows also locks the balances, and the plan is checked against them — the lock is held for that
- * statement's end, one more statement and the commit. If another transaction moved a balance so
- * that the plan no longer fits, the whole group is written again with the balances locked first.
+ * Most groups fit their balances, and go as ONE statement in autocommit (one round trip; the
+ * balance rows, which concurrent groups queue on, are locked only to its end): the inserts, and
+ * each company's balance debited by its sends' total. If a balance does not cover its group
+ * total, that statement fails and writes nothing, and the group is written again charge by
+ * charge in a transaction with the balances locked first, each send refused alone if what is
+ * left does not cover it.
  */
 export async function writeAcceptances(db: DataSource, sends: readonly PreparedSend[]): Promise<WrittenAcceptances> {
-  const writer = new AcceptanceWriter(db);
+  const messages = new MessageRepository(db);
   try {
-    return await db.transaction((manager) => writer.write(manager, sends, 'lock-late'));
+    return await writeAllCharged(db.manager, messages, sends);
   } catch (error) {
-    if (!(error instanceof BalanceMovedError)) throw error;
-    return db.transaction((manager) => writer.write(manager, sends, 'lock-first'));
+    if (!isUncoveredCharge(error)) throw error;
+    const ledger = new LedgerRepository(db);
+    return db.transaction((manager) => writeChargeByCharge(manager, ledger, messages, sends));
   }
 }
 
-class AcceptanceWriter {
-  private readonly ledger: LedgerRepository;
-  private readonly messages: MessageRepository;
-
-  constructor(db: DataSource) {
-    this.ledger = new LedgerRepository(db);
-    this.messages = new MessageRepository(db);
-  }
-
-  async write(manager: EntityManager, sends: readonly PreparedSend[], mode: 'lock-late' | 'lock-first'): Promise<WrittenAcceptances> {
-    const companyIds = sends.map((send) => send.companyId);
-    const charges = sends.map((send) => ({ companyId: send.companyId, amount: send.totalCost }));
-    const plan = planCharges(await this.ledger.readBalances(manager, companyIds, { lock: mode === 'lock-first' }), charges);
-    const accepted = sends.filter((_, i) => plan.decisions[i].ok);
-    const rows = accepted.flatMap((send) => send.rows);
-    const jobs = dispatchJobsFor(rows);
-    let decisions = plan.decisions;
-    let balancesAfter = plan.balancesAfter;
-    // The insert statement also locks the balances: late, that saves a statement of its own
-    // (lock-first holds them already).
-    const inserted = rows.length > 0 ? await this.messages.insertWithJobsLockingBalances(manager, rows, jobs, companyIds) : null;
-    if (inserted && mode === 'lock-late') {
-      const locked = planCharges(inserted.balances, charges.filter((_, i) => plan.decisions[i].ok));
-      if (locked.decisions.some((decision) => !decision.ok)) throw new BalanceMovedError();
-      decisions = mergeDecisions(plan.decisions, locked.decisions);
-      balancesAfter = locked.balancesAfter;
-    }
-    await this.ledger.writeCharges(manager, chargesToWrite(accepted, decisions.filter((d) => d.ok)), balancesAfter);
-    return { outcomes: sends.map((send, i) => outcomeOf(send, decisions[i])), outbox: { ids: inserted?.outboxIds ?? [], jobs } };
-  }
+async function writeAllCharged(manager: EntityManager, messages: MessageRepository, sends: readonly PreparedSend[]): Promise<WrittenAcceptances> {
+  const rows = sends.flatMap((send) => send.rows);
+  const jobs = dispatchJobsFor(rows);
+  const charges = sends.map(chargeOf);
+  const written = await messages.insertWithJobsCharging(manager, rows, jobs, charges);
+  const balances = balancesAfterEach(charges, written.balances);
+  return { outcomes: balances.map((balance) => ({ ok: true, value: { balance } })), outbox: { ids: written.outboxIds, jobs } };
 }
 
-/** The planned refusals, with the accepted ones' balances as the locked rows make them. */
-function mergeDecisions(planned: readonly ChargeDecision[], locked: readonly ChargeDecision[]): ChargeDecision[] {
-  let next = 0;
-  return planned.map((decision) => (decision.ok ? locked[next++] : decision));
+async function writeChargeByCharge(
+  manager: EntityManager,
+  ledger: LedgerRepository,
+  messages: MessageRepository,
+  sends: readonly PreparedSend[],
+): Promise<WrittenAcceptances> {
+  const charges = sends.map(chargeOf);
+  const plan = planCharges(await ledger.readBalances(manager, charges.map((c) => c.companyId), { lock: true }), charges);
+  const accepted = sends.filter((_, i) => plan.decisions[i].ok);
+  const rows = accepted.flatMap((send) => send.rows);
+  const jobs = dispatchJobsFor(rows);
+  const outboxIds = rows.length > 0 ? await messages.insertWithJobs(manager, rows, jobs) : [];
+  await ledger.writeCharges(manager, chargesToWrite(accepted, plan.decisions.filter((d) => d.ok)), plan.balancesAfter);
+  return { outcomes: sends.map((send, i) => outcomeOf(send, plan.decisions[i])), outbox: { ids: outboxIds, jobs } };
+}
+
+function chargeOf(send: PreparedSend): GroupCharge {
+  return { companyId: send.companyId, amount: send.totalCost, reference: `sms-request:${send.requestId}` };
 }
 
 function chargesToWrite(accepted: readonly PreparedSend[], decisions: readonly ChargeDecision[]): DecidedCharge[] {
   return accepted.map((send, i) => {
     const decision = decisions[i];
     if (!decision.ok) throw new Error('only accepted sends are written');
-    return { companyId: send.companyId, amount: send.totalCost, balanceAfter: decision.balanceAfter, reference: `sms-request:${send.requestId}` };
+    return { ...chargeOf(send), balanceAfter: decision.balanceAfter };
   });
 }
 

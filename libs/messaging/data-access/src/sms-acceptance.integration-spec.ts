@@ -106,19 +106,38 @@ describe('SmsAcceptanceService (PostgreSQL)', () => {
   });
 
   describe('group commit', () => {
-    it('is five statements: the transaction, the unlocked read, the insert that also locks the balance, the charges', async () => {
+    it('is one statement in autocommit when the balance covers the group: the inserts and the charges', async () => {
       const { company_id } = await accounts.createCompany({ name: 'Trips', balance: '1' });
       expect(await statementsOf(() => service.accept(command(company_id), prices))).toEqual([
-        'START TRANSACTION',
-        expect.stringMatching(/^SELECT company_id, balance FROM balances .*ORDER BY company_id$/),
-        expect.stringMatching(/^WITH m AS \(INSERT INTO messages[\s\S]*FOR UPDATE\) b\) AS balances$/),
-        expect.stringMatching(/^WITH moved AS \(\s*UPDATE balances/),
-        'COMMIT',
+        expect.stringMatching(/^WITH m AS \(INSERT INTO messages[\s\S]*charged AS \(\s*UPDATE balances[\s\S]*FROM charged\) AS balances$/),
       ]);
     });
 
-    it('charges from the balance its insert locked: a charge that moved it after the unlocked read is seen, and the send refused', async () => {
+    it('when the balance does not cover the group, writes nothing with that statement and charges send by send with the balance locked first', async () => {
+      const { company_id } = await accounts.createCompany({ name: 'Short', balance: '0.02' });
+      const settled: Promise<string>[] = [];
+      const statements = await statementsOf(async () => {
+        for (let i = 0; i < 3; i += 1) settled.push(service.accept(command(company_id), prices).then(() => 'sent', (error: Error) => error.name));
+        await Promise.all(settled);
+      });
+      expect(await Promise.all(settled)).toEqual(['sent', 'sent', 'SendNotAffordableError']);
+      expect(statements).toEqual([
+        expect.stringMatching(/^WITH m AS \(INSERT INTO messages[\s\S]*charged AS/),
+        'START TRANSACTION',
+        expect.stringMatching(/^SELECT company_id, balance FROM balances .*ORDER BY company_id FOR UPDATE$/),
+        expect.stringMatching(/^WITH m AS \(INSERT INTO messages[\s\S]*INSERT INTO outbox[\s\S]*RETURNING id$/),
+        expect.stringMatching(/^WITH moved AS \(\s*UPDATE balances/),
+        'COMMIT',
+      ]);
+      expect(await new LedgerRepository(db).findBalance(company_id)).toBe(0n);
+      expect((await db.query(`SELECT count(*)::int AS n FROM messages WHERE company_id = $1`, [company_id]))[0].n).toBe(2);
+      expect((await db.query(`SELECT count(*)::int AS n FROM ledger_entries WHERE company_id = $1 AND kind = 'charge'`, [company_id]))[0].n).toBe(2);
+    });
+
+    it('charges from the balance as it is when the statement gets the row: a charge that moved it meanwhile is seen, and the send refused', async () => {
       const { company_id } = await accounts.createCompany({ name: 'Moved', balance: '0.01' });
+      const outboxRows = async () => (await db.query(`SELECT count(*)::int AS n FROM outbox`))[0].n as number;
+      const outboxBefore = await outboxRows();
       const other = db.createQueryRunner();
       await other.connect();
       await other.startTransaction();
@@ -128,7 +147,7 @@ describe('SmsAcceptanceService (PostgreSQL)', () => {
           () => 'sent',
           (error: Error) => error.name,
         );
-        // The send read 0.01 unlocked, inserted, and now waits for the balance row.
+        // The send's statement has inserted its rows and now waits for the balance row.
         const waiting = await eventually(
           async () => (await db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH m AS (INSERT INTO messages%'`))[0].n,
           (n: number) => n > 0,
@@ -143,9 +162,10 @@ describe('SmsAcceptanceService (PostgreSQL)', () => {
       }
       expect(await new LedgerRepository(db).findBalance(company_id)).toBe(0n);
       expect((await db.query(`SELECT count(*)::int AS n FROM messages WHERE company_id = $1`, [company_id]))[0].n).toBe(0);
+      expect(await outboxRows()).toBe(outboxBefore);
     });
 
-    it('commits sends that arrive together in one transaction, each answered the balance right after its own charge', async () => {
+    it('commits sends that arrive together in one statement, each answered the balance right after its own charge', async () => {
       const { company_id } = await accounts.createCompany({ name: 'Group', balance: '1' });
       const before = committed.length;
       const accepted = await Promise.all(Array.from({ length: 20 }, () => service.accept(command(company_id), prices)));

@@ -34,8 +34,8 @@ export interface SmsAcceptanceOptions {
   /** Sends one transaction carries at most. */
   maxBatch?: number;
   /**
-   * Transactions in flight at once. More than one lets a group insert its rows while the one
-   * before it holds the balance locks and commits (they are taken late, see writeAcceptances).
+   * Groups in flight at once. More than one lets a group's statement travel and insert its rows
+   * while the one before it holds the balance row (see writeAcceptances).
    */
   concurrency?: number;
 }

@@ -1,5 +1,6 @@
-import { formatMoney, Money, parseMoney } from '@mp/billing-domain';
-import { DataSource, EntityManager } from 'typeorm';
+import { balancesAfterEach, formatMoney, Money, parseMoney, totalsByCompany } from '@mp/billing-domain';
+import { QueryFailedError } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { LedgerKind } from '../entities';
 import { queryPrepared } from '../prepared-query';
 
@@ -62,6 +63,67 @@ export function balancesJson(param: number, options: { lock: boolean }): string 
 /** What balancesJson selected, by company. */
 export function balancesFromJson(rows: readonly [string, string][] | null): Map<string, Money> {
   return new Map((rows ?? []).map(([companyId, balance]) => [companyId, parseMoney(balance)]));
+}
+
+/** A debit taken together with other writes, from whatever the balance is when they run. */
+export interface GroupCharge {
+  companyId: string;
+  /** Positive: what is taken from the balance. */
+  amount: Money;
+  /** Unique per company (for example the request id); makes the charge happen once. */
+  reference: string;
+}
+
+/**
+ * CTEs for a bigger statement that takes `charges` without reading or locking the balances first:
+ * each company's balance is debited by the sum of its charges, and each charge gets its ledger
+ * entry with the balance right after it. `charged (company_id, balance)` answers the balances
+ * after all of them. One UPDATE per company row, so the row lock lasts only to the end of that
+ * statement (and, in autocommit, its commit).
+ *
+ * The statement fails, and so writes nothing at all, when a balance does not cover its
+ * charges (the balances' CHECK) or a company has no balance row (the entries' balance_after is
+ * then NULL); isUncoveredCharge tells those from other errors. Parameters start at `first`.
+ */
+export function chargeCtes(first: number, charges: readonly GroupCharge[]): { ctes: string[]; params: unknown[] } {
+  const totals = totalsByCompany(charges);
+  const later = balancesAfterEach(charges, new Map([...totals.keys()].map((companyId) => [companyId, 0n])));
+  const $ = (i: number) => `$${first + i}`;
+  return {
+    ctes: [
+      `charged AS (
+         UPDATE balances b SET balance = b.balance - v.total, updated_at = now()
+         FROM unnest(${$(0)}::uuid[], ${$(1)}::numeric[]) AS v(company_id, total) WHERE b.company_id = v.company_id
+         RETURNING b.company_id, b.balance)`,
+      `charge_entries AS (
+         INSERT INTO ledger_entries (company_id, kind, amount, balance_after, reference)
+         SELECT e.company_id, 'charge', e.amount, c.balance + e.later, e.reference
+         FROM unnest(${$(2)}::uuid[], ${$(3)}::numeric[], ${$(4)}::numeric[], ${$(5)}::text[]) AS e(company_id, amount, later, reference)
+         LEFT JOIN charged c ON c.company_id = e.company_id)`,
+    ],
+    params: [
+      [...totals.keys()],
+      [...totals.values()].map(formatMoney),
+      charges.map((c) => c.companyId),
+      charges.map((c) => formatMoney(-c.amount)),
+      later.map(formatMoney),
+      charges.map((c) => c.reference),
+    ],
+  };
+}
+
+const CHECK_VIOLATION = '23514';
+const NOT_NULL_VIOLATION = '23502';
+const DEADLOCK_DETECTED = '40P01';
+
+/**
+ * A statement with chargeCtes failed because a balance did not cover its charges, a company had
+ * no balance, or (with several companies, whose rows it locks in no set order) a deadlock: the
+ * caller decides charge by charge instead, with the balances locked in order.
+ */
+export function isUncoveredCharge(error: unknown): boolean {
+  const code = error instanceof QueryFailedError ? (error.driverError as { code?: string }).code : undefined;
+  return code === CHECK_VIOLATION || code === NOT_NULL_VIOLATION || code === DEADLOCK_DETECTED;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { formatMoney, type Money } from '@mp/billing-domain';
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryPrepared } from '../prepared-query';
-import { balancesFromJson, balancesJson } from './ledger.repository';
+import { balancesFromJson, balancesJson, chargeCtes, type GroupCharge } from './ledger.repository';
 import { outboxRows, type OutboxJob } from './outbox.repository';
 
 export type MessageStatus =
@@ -101,6 +101,30 @@ export class MessageRepository {
       manager,
       `WITH ${ctes}, ob AS (${outbox.sql}) SELECT ARRAY(SELECT id FROM ob) AS ids, ${balancesJson(companies, { lock: true })} AS balances`,
       [...params, ...outbox.params, [...new Set(companyIds)].sort()],
+    );
+    return { outboxIds: (row?.ids ?? []).map(String), balances: balancesFromJson(row?.balances ?? null) };
+  }
+
+  /**
+   * insertWithJobs and, in the same statement, the charges taken (chargeCtes): one round trip, in
+   * the caller's transaction or on its own in autocommit, for a group whose balances cover it.
+   * Fails, writing nothing, when they do not (isUncoveredCharge). Returns the outbox ids and the
+   * balances after the charges.
+   */
+  async insertWithJobsCharging(
+    manager: EntityManager,
+    messages: readonly NewMessage[],
+    jobs: readonly OutboxJob[],
+    charges: readonly GroupCharge[],
+    also?: AlsoInserted,
+  ): Promise<{ outboxIds: string[]; balances: Map<string, Money> }> {
+    const { ctes, params, outbox } = insertStatements(messages, jobs, also);
+    const charging = chargeCtes(1 + params.length + outbox.params.length, charges);
+    const [row] = await queryPrepared<{ ids: string[] | null; balances: [string, string][] | null }>(
+      manager,
+      `WITH ${ctes}, ob AS (${outbox.sql}), ${charging.ctes.join(', ')}
+       SELECT ARRAY(SELECT id FROM ob) AS ids, (SELECT json_agg(json_build_array(company_id, balance::text)) FROM charged) AS balances`,
+      [...params, ...outbox.params, ...charging.params],
     );
     return { outboxIds: (row?.ids ?? []).map(String), balances: balancesFromJson(row?.balances ?? null) };
   }
