@@ -6,3 +6,4 @@ export * from './database.module';
 export * from './advisory-locks';
 export * from './prepared-query';
 export * from './time-ordered-id';
+export * from './opened-transaction';
