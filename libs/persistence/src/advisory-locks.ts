@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { sqlArray } from './opened-transaction';
 import { queryPrepared } from './prepared-query';
 
 /**
@@ -9,10 +10,15 @@ import { queryPrepared } from './prepared-query';
  */
 export async function lockKeysInOrder(manager: EntityManager, keys: readonly string[]): Promise<void> {
   if (keys.length === 0) return;
-  await queryPrepared(
-    manager,
-    `SELECT pg_advisory_xact_lock(locks.value)
-     FROM (SELECT DISTINCT hashtextextended(key, 0) AS value FROM unnest($1::text[]) AS key ORDER BY value OFFSET 0) locks`,
-    [keys],
-  );
+  await queryPrepared(manager, lockKeysSql('$1::text[]'), [keys]);
+}
+
+/** lockKeysInOrder as a statement without parameters, for inTransactionOpenedWith (at least one key). */
+export function lockKeysInOrderStatement(keys: readonly string[]): string {
+  return lockKeysSql(sqlArray(keys, 'text'));
+}
+
+function lockKeysSql(keys: string): string {
+  return `SELECT pg_advisory_xact_lock(locks.value)
+     FROM (SELECT DISTINCT hashtextextended(key, 0) AS value FROM unnest(${keys}) AS key ORDER BY value OFFSET 0) locks`;
 }

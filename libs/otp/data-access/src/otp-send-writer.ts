@@ -1,7 +1,24 @@
 import type { ItemOutcome } from '@mp/batching';
-import { formatMoney, planCharges, type ChargeDecision, type Money } from '@mp/billing-domain';
+import { balancesAfterEach, formatMoney, planCharges, type ChargeDecision, type Money } from '@mp/billing-domain';
 import { blockLookbackStart, blockUntil, retryAfterSeconds, type OtpChannel } from '@mp/otp-domain';
-import { balancesFromJson, balancesJson, LedgerRepository, lockKeysInOrder, MessageRepository, queryPrepared, UnknownCompanyError, type NewMessage, type OutboxJob } from '@mp/persistence';
+import {
+  balancesFromJson,
+  balancesJson,
+  inTransactionOpenedWith,
+  isUncoveredCharge,
+  LedgerRepository,
+  lockKeysInOrder,
+  lockKeysInOrderStatement,
+  MessageRepository,
+  queryPrepared,
+  sqlArray,
+  sqlLiteral,
+  UnknownCompanyError,
+  type AlsoInserted,
+  type GroupCharge,
+  type NewMessage,
+  type OutboxJob,
+} from '@mp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { OtpBlockedError, OtpNotAffordableError } from './otp-errors';
 import { otpDeliveryJobs } from './otp-message';
@@ -31,76 +48,87 @@ export interface WrittenOtps {
   outbox: { ids: string[]; jobs: OutboxJob[] };
 }
 
-class BalanceMovedError extends Error {}
-
 /**
- * Writes many OTP sends in ONE transaction (a group commit): the recipients are locked (in key
- * order) and those blocked refused, the rest charged from running balances (one ledger entry
- * each, balance rows locked last and checked against the plan, as the SMS acceptance does), and
- * their messages, OTP rows and `sent` events inserted with multi-row statements.
+ * Writes many OTP sends at once (a group commit): the recipients are locked (in key order) and
+ * those blocked refused, the rest charged (one ledger entry each, never below zero) and their
+ * messages, OTP rows and `sent` events inserted with multi-row statements, all in one
+ * transaction.
+ *
+ * Most groups fit their balances and take three round trips: BEGIN with the recipient locks and
+ * the read of their recent wrong codes (after the locks, so it sees what committed while they
+ * were waited for), then the inserts together with the charges (chargeCtes), then COMMIT. If a
+ * balance does not cover the group, that statement fails and the transaction writes nothing;
+ * the group is then written again with the balances locked first, each send charged or refused
+ * in turn.
  */
 export async function writeOtpSends(db: DataSource, sends: readonly PreparedOtp[]): Promise<WrittenOtps> {
   try {
-    return await db.transaction((manager) => write(db, manager, sends, 'lock-late'));
+    return await writeAllCharged(db, sends);
   } catch (error) {
-    if (!(error instanceof BalanceMovedError)) throw error;
-    return db.transaction((manager) => write(db, manager, sends, 'lock-first'));
+    if (!isUncoveredCharge(error)) throw error;
+    return db.transaction((manager) => writeChargeByCharge(db, manager, sends));
   }
 }
 
-async function write(db: DataSource, manager: EntityManager, sends: readonly PreparedOtp[], mode: 'lock-late' | 'lock-first'): Promise<WrittenOtps> {
-  const ledger = new LedgerRepository(db);
-  const { blocked, balances } = await lockAndRead(manager, sends, mode === 'lock-first');
+async function writeAllCharged(db: DataSource, sends: readonly PreparedOtp[]): Promise<WrittenOtps> {
+  const opening = [
+    lockKeysInOrderStatement(sends.map(lockKeyOf)),
+    `SELECT ${recentFailuresSql(sqlArray(sends.map((s) => s.applicationId), 'uuid'), sqlArray(sends.map((s) => s.recipient), 'text'), `${sqlLiteral(blockLookbackStart(sends[0].sentAt))}::timestamptz`)} AS failures`,
+  ].join('; ');
+  return inTransactionOpenedWith(db, opening, async (manager, [, read]) => {
+    const blocked = blockedSends(sends, read.rows[0]?.['failures'] as FailureRow[] | null);
+    const open = sends.filter((send) => !blocked.has(send.id));
+    if (open.length === 0) return { outcomes: sends.map((send) => outcomeOf(send, blocked.get(send.id), undefined)), outbox: { ids: [], jobs: [] } };
+    const charges = open.map(chargeOf);
+    const messages = new MessageRepository(db);
+    const inserted = await insertOtps(open, (rows, jobs, otpRows) => messages.insertWithJobsCharging(manager, rows, jobs, charges, otpRows));
+    const balances = balancesAfterEach(charges, inserted.balances);
+    const decisions = new Map(open.map((send, i): [string, ChargeDecision] => [send.id, { ok: true, balanceAfter: balances[i] }]));
+    return { outcomes: sends.map((send) => outcomeOf(send, blocked.get(send.id), decisions.get(send.id))), outbox: inserted.outbox };
+  });
+}
+
+async function writeChargeByCharge(db: DataSource, manager: EntityManager, sends: readonly PreparedOtp[]): Promise<WrittenOtps> {
+  const { blocked, balances } = await lockAndRead(manager, sends);
   const open = sends.filter((send) => !blocked.has(send.id));
-  const charges = open.map((send) => ({ companyId: send.companyId, amount: send.message.cost }));
-  const companies = open.map((send) => send.companyId);
-  let plan = planCharges(balances, charges);
+  const plan = planCharges(balances, open.map(chargeOf));
   const accepted = open.filter((_, i) => plan.decisions[i].ok);
+  const decisions = new Map(open.map((send, i) => [send.id, plan.decisions[i]]));
   let outbox: WrittenOtps['outbox'] = { ids: [], jobs: [] };
   if (accepted.length > 0) {
-    // The insert statement also locks the balances: late, that saves a statement of its own
-    // (lock-first holds them already).
-    const inserted = await insertOtps(db, manager, accepted, companies);
-    outbox = inserted.outbox;
-    if (mode === 'lock-late') {
-      const locked = planCharges(inserted.lockedBalances, charges);
-      if (locked.decisions.some((decision, i) => decision.ok !== plan.decisions[i].ok)) throw new BalanceMovedError();
-      plan = locked;
-    }
+    const messages = new MessageRepository(db);
+    outbox = (await insertOtps(accepted, async (rows, jobs, otpRows) => ({ outboxIds: await messages.insertWithJobs(manager, rows, jobs, otpRows) }))).outbox;
   }
-  const decisions = new Map(open.map((send, i) => [send.id, plan.decisions[i]]));
-  await ledger.writeCharges(
+  await new LedgerRepository(db).writeCharges(
     manager,
-    accepted.map((send) => ({ companyId: send.companyId, amount: send.message.cost, balanceAfter: balanceOf(decisions.get(send.id)), reference: `otp:${send.id}` })),
+    accepted.map((send) => ({ ...chargeOf(send), balanceAfter: balanceOf(decisions.get(send.id)) })),
     plan.balancesAfter,
   );
   return { outcomes: sends.map((send) => outcomeOf(send, blocked.get(send.id), decisions.get(send.id))), outbox };
 }
 
-/** What the group's first read found: each blocked send's refusal, and the balances (unlocked). */
-interface GroupState {
-  blocked: Map<string, OtpBlockedError>;
-  balances: Map<string, Money>;
+function chargeOf(send: PreparedOtp): GroupCharge {
+  return { companyId: send.companyId, amount: send.message.cost, reference: `otp:${send.id}` };
 }
 
-/**
- * Locks every recipient of the group in key order; then, in one statement, reads their recent
- * wrong codes (to refuse the blocked ones) and the companies' balances, locked only when `lock`.
- */
-async function lockAndRead(manager: EntityManager, sends: readonly PreparedOtp[], lock: boolean): Promise<GroupState> {
-  await lockKeysInOrder(manager, sends.map((send) => recipientLockKey(send.applicationId, send.recipient)));
-  const now = sends[0].sentAt;
-  const companies = [...new Set(sends.map((send) => send.companyId))].sort();
-  const [row] = await queryPrepared<{ failures: [string, string, string][] | null; balances: [string, string][] | null }>(
-    manager,
-    `SELECT (SELECT json_agg(json_build_array(a.application_id, a.recipient, a.created_at)) FROM otp_attempts a
-             JOIN unnest($1::uuid[], $2::text[]) AS r(application_id, recipient) ON a.application_id = r.application_id AND a.recipient = r.recipient
-             WHERE a.outcome = 'invalid_code' AND a.created_at >= $3) AS failures,
-            ${balancesJson(4, { lock })} AS balances`,
-    [sends.map((s) => s.applicationId), sends.map((s) => s.recipient), blockLookbackStart(now), companies],
-  );
+function lockKeyOf(send: PreparedOtp): string {
+  return recipientLockKey(send.applicationId, send.recipient);
+}
+
+/** A recent wrong code: [application id, recipient, created at]. */
+type FailureRow = [string, string, string];
+
+/** A scalar sub-select: the recent wrong codes of these recipients (arrays of applications and numbers, in pairs) as FailureRows. */
+function recentFailuresSql(applicationIds: string, recipients: string, since: string): string {
+  return `(SELECT json_agg(json_build_array(a.application_id, a.recipient, a.created_at)) FROM otp_attempts a
+             JOIN unnest(${applicationIds}, ${recipients}) AS r(application_id, recipient) ON a.application_id = r.application_id AND a.recipient = r.recipient
+             WHERE a.outcome = 'invalid_code' AND a.created_at >= ${since})`;
+}
+
+/** Each blocked send's refusal, from its recipient's recent wrong codes. */
+function blockedSends(sends: readonly PreparedOtp[], rows: readonly FailureRow[] | null): Map<string, OtpBlockedError> {
   const failures = new Map<string, Date[]>();
-  for (const [applicationId, recipient, createdAt] of row?.failures ?? []) {
+  for (const [applicationId, recipient, createdAt] of rows ?? []) {
     const key = `${applicationId}:${recipient}`;
     failures.set(key, [...(failures.get(key) ?? []), new Date(createdAt)]);
   }
@@ -109,19 +137,29 @@ async function lockAndRead(manager: EntityManager, sends: readonly PreparedOtp[]
     const until = blockUntil(failures.get(`${send.applicationId}:${send.recipient}`) ?? [], send.sentAt);
     if (until) blocked.set(send.id, new OtpBlockedError(until, retryAfterSeconds(until, send.sentAt)));
   }
-  return { blocked, balances: balancesFromJson(row?.balances ?? null) };
+  return blocked;
 }
 
 /**
- * The group's messages, their parts, OTP rows, `sent` events and dispatch jobs: one statement,
- * which also locks and reads the balances of `companies`.
+ * Locks every recipient of the group in key order; then, in one statement, reads their recent
+ * wrong codes (to refuse the blocked ones) and locks and reads the companies' balances.
  */
-async function insertOtps(
-  db: DataSource,
-  manager: EntityManager,
+async function lockAndRead(manager: EntityManager, sends: readonly PreparedOtp[]): Promise<{ blocked: Map<string, OtpBlockedError>; balances: Map<string, Money> }> {
+  await lockKeysInOrder(manager, sends.map(lockKeyOf));
+  const companies = [...new Set(sends.map((send) => send.companyId))].sort();
+  const [row] = await queryPrepared<{ failures: FailureRow[] | null; balances: [string, string][] | null }>(
+    manager,
+    `SELECT ${recentFailuresSql('$1::uuid[]', '$2::text[]', '$3')} AS failures, ${balancesJson(4, { lock: true })} AS balances`,
+    [sends.map((s) => s.applicationId), sends.map((s) => s.recipient), blockLookbackStart(sends[0].sentAt), companies],
+  );
+  return { blocked: blockedSends(sends, row?.failures ?? null), balances: balancesFromJson(row?.balances ?? null) };
+}
+
+/** Inserts the group's messages (their parts, OTP rows, `sent` events, dispatch jobs) in one statement, with `insert`. */
+async function insertOtps<R extends { outboxIds: string[] }>(
   sends: readonly PreparedOtp[],
-  companies: readonly string[],
-): Promise<{ outbox: WrittenOtps['outbox']; lockedBalances: Map<string, Money> }> {
+  insert: (messages: NewMessage[], jobs: OutboxJob[], otpRows: AlsoInserted) => Promise<R>,
+): Promise<R & { outbox: WrittenOtps['outbox'] }> {
   const jobs = otpDeliveryJobs(
     sends.map((send) => ({ channel: send.channel, messageId: send.message.id })),
     sends[0].sentAt,
@@ -153,8 +191,8 @@ async function insertOtps(
       ],
     };
   };
-  const inserted = await new MessageRepository(db).insertWithJobsLockingBalances(manager, sends.map((send) => send.message), jobs, companies, otpRows);
-  return { outbox: { ids: inserted.outboxIds, jobs }, lockedBalances: inserted.balances };
+  const inserted = await insert(sends.map((send) => send.message), jobs, otpRows);
+  return { ...inserted, outbox: { ids: inserted.outboxIds, jobs } };
 }
 
 function balanceOf(decision: ChargeDecision | undefined): Money {

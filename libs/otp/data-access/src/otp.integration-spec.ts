@@ -3,11 +3,12 @@ import { DEFAULT_APPLICATION_SETTINGS } from '@mp/accounts-domain';
 import { DEFAULT_PRICES, parseMoney } from '@mp/billing-domain';
 import { OTP_BLOCK, openText, parseTextKey } from '@mp/otp-domain';
 import { ApplicationRepository, LedgerRepository } from '@mp/persistence';
-import { openTestDataSource, statementsOf } from '@mp/testing';
+import { eventually, openTestDataSource, statementsOf } from '@mp/testing';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { OtpBlockedError, OtpNotAffordableError, OtpNotResendableError, OtpResendRefusedError } from './otp-errors';
 import { expireDueOtps, recordOtpDelivered } from './otp-lifecycle';
+import { lockRecipient } from './otp-recipient-lock';
 import { OtpResender } from './otp-resender';
 import { OtpSender, type OtpSendCommand } from './otp-sender';
 import { OtpVerifier } from './otp-verifier';
@@ -149,17 +150,65 @@ describe('OTP send and verify (PostgreSQL)', () => {
     expect(await verifier.verify(b.companyId, { verificationId: sentA.verificationId }, '123456')).toEqual({ outcome: 'not_found' });
   });
 
-  it('writes a send in six statements: the transaction, the recipient lock, the read, the insert that also locks the balance, the charge', async () => {
+  it('writes a send in three round trips: BEGIN with the recipient lock and the read, the inserts with the charge, COMMIT', async () => {
     const c = await company();
     expect(await statementsOf(() => sender.send(command(c), DEFAULT_PRICES))).toEqual([
-      'START TRANSACTION',
-      expect.stringMatching(/^SELECT pg_advisory_xact_lock/),
-      expect.stringMatching(/otp_attempts[\s\S]*FROM balances/),
-      expect.stringMatching(/^WITH m AS \(INSERT INTO messages[\s\S]*INSERT INTO otps[\s\S]*FOR UPDATE\) b\) AS balances$/),
-      expect.stringMatching(/^WITH moved AS \(\s*UPDATE balances/),
+      expect.stringMatching(/^BEGIN; SELECT pg_advisory_xact_lock[\s\S]*; SELECT \(SELECT json_agg[\s\S]*FROM otp_attempts/),
+      expect.stringMatching(/^WITH m AS \(INSERT INTO messages[\s\S]*INSERT INTO otps[\s\S]*charged AS \(\s*UPDATE balances/),
       'COMMIT',
     ]);
     expect(await new LedgerRepository(db).findBalance(c.companyId)).toBe(parseMoney('1') - 100n);
+  });
+
+  it('reads the wrong codes after the recipient lock: one committed while the send waited for it blocks the send', async () => {
+    const c = await company();
+    const sent = await sender.send(command(c), DEFAULT_PRICES);
+    for (let i = 0; i < 2; i++) await verifier.verify(c.companyId, { verificationId: sent.verificationId }, 'nope');
+    const verifying = db.createQueryRunner();
+    await verifying.connect();
+    await verifying.startTransaction();
+    try {
+      await lockRecipient(verifying.manager, c.application.id, sent.recipient);
+      const sending = sender.send(command(c, { recipient: sent.recipient }), DEFAULT_PRICES).then(() => 'sent', (error: Error) => error.constructor.name);
+      await eventually(
+        async () => (await db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event = 'advisory' AND query LIKE 'BEGIN; SELECT pg_advisory_xact_lock%'`))[0].n,
+        (n: number) => n > 0,
+        10_000,
+      );
+      await verifying.query(
+        `INSERT INTO otp_attempts (otp_id, company_id, application_id, recipient, outcome, created_at) VALUES ($1, $2, $3, $4, 'invalid_code', $5)`,
+        [sent.verificationId, c.companyId, c.application.id, sent.recipient, clock],
+      );
+      await verifying.commitTransaction();
+      expect(await sending).toBe('OtpBlockedError');
+    } finally {
+      await verifying.release();
+    }
+    expect(await new LedgerRepository(db).findBalance(c.companyId)).toBe(parseMoney('1') - 100n);
+  });
+
+  it('charges send by send with the balance locked when the group does not fit it: the first charged, the second refused', async () => {
+    const c = await company('0.015');
+    let settled: PromiseSettledResult<unknown>[] = [];
+    const statements = await statementsOf(async () => {
+      settled = await Promise.allSettled([sender.send(command(c), DEFAULT_PRICES), sender.send(command(c), DEFAULT_PRICES)]);
+    });
+    expect(settled.map((o) => o.status)).toEqual(['fulfilled', 'rejected']);
+    expect((settled[1] as PromiseRejectedResult).reason).toBeInstanceOf(OtpNotAffordableError);
+    expect(statements).toEqual([
+      expect.stringMatching(/^BEGIN; SELECT pg_advisory_xact_lock/),
+      expect.stringMatching(/charged AS/),
+      'ROLLBACK',
+      'START TRANSACTION',
+      expect.stringMatching(/^SELECT pg_advisory_xact_lock/),
+      expect.stringMatching(/otp_attempts[\s\S]*FOR UPDATE\) b\) AS balances$/),
+      expect.stringMatching(/^WITH m AS \(INSERT INTO messages[\s\S]*INSERT INTO otps[\s\S]*RETURNING id$/),
+      expect.stringMatching(/^WITH moved AS \(\s*UPDATE balances/),
+      'COMMIT',
+    ]);
+    expect(await new LedgerRepository(db).findBalance(c.companyId)).toBe(50n);
+    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM otps WHERE company_id = $1`, [c.companyId]);
+    expect(n).toBe(1);
   });
 
   it('refuses a send the balance does not cover, storing and charging nothing', async () => {

@@ -1,7 +1,7 @@
 import { formatMoney, type Money } from '@mp/billing-domain';
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryPrepared } from '../prepared-query';
-import { balancesFromJson, balancesJson, chargeCtes, type GroupCharge } from './ledger.repository';
+import { balancesFromJson, chargeCtes, type GroupCharge } from './ledger.repository';
 import { outboxRows, type OutboxJob } from './outbox.repository';
 
 export type MessageStatus =
@@ -79,30 +79,6 @@ export class MessageRepository {
     const { ctes, params, outbox } = insertStatements(messages, jobs, also);
     const inserted = await queryPrepared<{ id: string }>(manager, `WITH ${ctes} ${outbox.sql}`, [...params, ...outbox.params]);
     return inserted.map((row) => String(row.id));
-  }
-
-  /**
-   * insertWithJobs, and in the same statement the balance rows of `companyIds` locked (FOR
-   * UPDATE) and read: an acceptance that plans its charges from an unlocked read locks the
-   * balances after its inserts, and this saves it the round trip of a statement of its own. Under
-   * READ COMMITTED the lock answers each row's latest committed balance, as a separate SELECT …
-   * FOR UPDATE would.
-   */
-  async insertWithJobsLockingBalances(
-    manager: EntityManager,
-    messages: readonly NewMessage[],
-    jobs: readonly OutboxJob[],
-    companyIds: readonly string[],
-    also?: AlsoInserted,
-  ): Promise<{ outboxIds: string[]; balances: Map<string, Money> }> {
-    const { ctes, params, outbox } = insertStatements(messages, jobs, also);
-    const companies = 1 + params.length + outbox.params.length;
-    const [row] = await queryPrepared<{ ids: string[] | null; balances: [string, string][] | null }>(
-      manager,
-      `WITH ${ctes}, ob AS (${outbox.sql}) SELECT ARRAY(SELECT id FROM ob) AS ids, ${balancesJson(companies, { lock: true })} AS balances`,
-      [...params, ...outbox.params, [...new Set(companyIds)].sort()],
-    );
-    return { outboxIds: (row?.ids ?? []).map(String), balances: balancesFromJson(row?.balances ?? null) };
   }
 
   /**
