@@ -1,4 +1,4 @@
-import { lockKeysInOrder } from '@mp/persistence';
+import { lockKeysInOrderStatement, sqlArray } from '@mp/persistence';
 import type { EntityManager } from 'typeorm';
 
 /*
@@ -17,10 +17,11 @@ import type { EntityManager } from 'typeorm';
 /**
  * Serialises the two writers of one carrier id — the receipt and the recording of the submit
  * response — so the second always sees the first: otherwise, running at the same moment, each
- * could look for the other before it committed, and the receipt would never be applied.
+ * could look for the other before it committed, and the receipt would never be applied. A
+ * statement to open the transaction with (inKeyedTransaction), none for no ids.
  */
-export async function lockCarrierIds(manager: EntityManager, carrierMessageIds: readonly string[]): Promise<void> {
-  await lockKeysInOrder(manager, carrierMessageIds);
+export function carrierIdLocks(carrierMessageIds: readonly string[]): string[] {
+  return carrierMessageIds.length === 0 ? [] : [lockKeysInOrderStatement(carrierMessageIds)];
 }
 
 /** Locks the message rows (those that exist) in id order; every part and message write comes after. */
@@ -39,5 +40,14 @@ export async function lockMessages(manager: EntityManager, messageIds: readonly 
  */
 export async function lockMultipartMessages(manager: EntityManager, messageIds: readonly string[]): Promise<void> {
   if (messageIds.length === 0) return;
-  await manager.query(`SELECT id FROM messages WHERE id = ANY($1::uuid[]) AND parts > 1 ORDER BY id FOR UPDATE`, [[...new Set(messageIds)]]);
+  await manager.query(lockMultipartSql('$1::uuid[]'), [[...new Set(messageIds)]]);
+}
+
+/** lockMultipartMessages as a statement to open the transaction with, after carrierIdLocks. */
+export function multipartMessageLocks(messageIds: readonly string[]): string[] {
+  return messageIds.length === 0 ? [] : [lockMultipartSql(sqlArray([...new Set(messageIds)], 'uuid'))];
+}
+
+function lockMultipartSql(ids: string): string {
+  return `SELECT id FROM messages WHERE id = ANY(${ids}) AND parts > 1 ORDER BY id FOR UPDATE`;
 }

@@ -1,7 +1,7 @@
 import { OutboxRepository, type OutboxJob } from '@mp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { loadMessages, type DispatchMessage } from './dispatch-load';
-import { lockCarrierIds, lockMessages, lockMultipartMessages } from './dispatch-locks';
+import { carrierIdLocks, lockMessages, lockMultipartMessages, multipartMessageLocks } from './dispatch-locks';
 import { inKeyedTransaction } from './keyed-transaction';
 import { applyReceiptsToParts, applyStoredReceipts, finalReceipts, storeEarlyReceipts, type CarrierReceipt } from './dispatch-receipts';
 import { recordSubmits, type SubmittedPart } from './dispatch-submits';
@@ -66,13 +66,15 @@ export class DispatchStore {
   /** recordSubmitted for many parts, in one transaction. */
   async recordSubmittedMany(records: readonly SubmittedPart[]): Promise<DispatchResult> {
     if (records.length === 0) return nothing();
+    const locks = [
+      ...carrierIdLocks(records.map((r) => r.carrierMessageId)),
+      ...multipartMessageLocks(records.filter((r) => r.multipart !== false).map((r) => r.messageId)),
+    ];
     return this.withEvents(async (manager) => {
-      await lockCarrierIds(manager, records.map((r) => r.carrierMessageId));
-      await lockMultipartMessages(manager, records.filter((r) => r.multipart !== false).map((r) => r.messageId));
       const { sent, earlyReceipts } = await recordSubmits(manager, records);
       if (earlyReceipts.length === 0) return sent;
       return [...sent, ...(await settleMessages(manager, await applyStoredReceipts(manager, earlyReceipts)))];
-    });
+    }, locks);
   }
 
   /** A part the carrier refused for good: it never reached a carrier. */
@@ -107,12 +109,11 @@ export class DispatchStore {
     const final = finalReceipts(receipts);
     if (final.length === 0) return nothing();
     return this.withEvents(async (manager) => {
-      await lockCarrierIds(manager, final.map((r) => r.carrierMessageId));
       const { settled, others, early } = await applyReceiptsToParts(manager, final);
       await storeEarlyReceipts(manager, early);
       const all = [...settled, ...(others.length > 0 ? await this.settleLocked(manager, others) : [])];
       return all.sort((a, b) => (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0));
-    });
+    }, carrierIdLocks(final.map((r) => r.carrierMessageId)));
   }
 
   /**
@@ -131,10 +132,7 @@ export class DispatchStore {
     );
     if (pending.length === 0) return nothing();
     const carrierIds = pending.map((row) => row.carrier_message_id);
-    return this.withEvents(async (manager) => {
-      await lockCarrierIds(manager, carrierIds);
-      return this.applyLockedReceipts(manager, carrierIds);
-    });
+    return this.withEvents((manager) => this.applyLockedReceipts(manager, carrierIds), carrierIdLocks(carrierIds));
   }
 
   /**
@@ -163,12 +161,19 @@ export class DispatchStore {
     return settleMessages(manager, messageIds);
   }
 
-  /** Runs a write and commits the outbox jobs of the transitions it made in the same transaction. */
-  private async withEvents(write: (manager: EntityManager) => Promise<MessageTransition[]>): Promise<DispatchResult> {
-    return inKeyedTransaction(this.db, async (manager) => {
-      const transitions = await write(manager);
-      const jobs = transitions.flatMap((transition) => jobsForTransition(transition));
-      return { transitions, outbox: { ids: await this.outbox.insertMany(manager, jobs), jobs } };
-    });
+  /**
+   * Runs a write, after `locks` (sent with the BEGIN), and commits the outbox jobs of the
+   * transitions it made in the same transaction.
+   */
+  private async withEvents(write: (manager: EntityManager) => Promise<MessageTransition[]>, locks: readonly string[] = []): Promise<DispatchResult> {
+    return inKeyedTransaction(
+      this.db,
+      async (manager) => {
+        const transitions = await write(manager);
+        const jobs = transitions.flatMap((transition) => jobsForTransition(transition));
+        return { transitions, outbox: { ids: await this.outbox.insertMany(manager, jobs), jobs } };
+      },
+      locks,
+    );
   }
 }
