@@ -7,4 +7,5 @@ export const SmsDispatcherApp: WorkerAppDefinition = {
   name: 'sms-dispatcher',
   consume: [QueueName.OtpDispatch, QueueName.SmsDispatch, QueueName.CampaignDispatch],
   imports: [SmsSubmitModule],
+  genericPlans: true,
 };

@@ -12,6 +12,8 @@ export interface WorkerAppDefinition {
   consume: readonly QueueName[];
   /** The app's own modules: its queue processors. */
   imports?: ModuleMetadata['imports'];
+  /** Its statements all find rows by key: plan them once (see DataSourceOptions.genericPlans). */
+  genericPlans?: boolean;
 }
 
 /** What every worker app is made of: config, database, its queues, health, and its processors. */
@@ -22,7 +24,12 @@ export class WorkerAppModule {
       module: WorkerAppModule,
       imports: [
         AppConfigModule.forRoot(config),
-        DatabaseModule.forRoot({ url: config.DATABASE_URL, applicationName: definition.name, poolSize: config.DATABASE_POOL_SIZE }),
+        DatabaseModule.forRoot({
+          url: config.DATABASE_URL,
+          applicationName: definition.name,
+          poolSize: config.DATABASE_POOL_SIZE,
+          genericPlans: definition.genericPlans,
+        }),
         QueueModule.forRoot({
           redisUrl: config.REDIS_URL,
           prefix: config.QUEUE_PREFIX,

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { sqlArray } from './opened-transaction';
+import { sqlArray, type PreparedOpening } from './opened-transaction';
 import { queryPrepared } from './prepared-query';
 
 /**
@@ -13,9 +13,9 @@ export async function lockKeysInOrder(manager: EntityManager, keys: readonly str
   await queryPrepared(manager, lockKeysSql('$1::text[]'), [keys]);
 }
 
-/** lockKeysInOrder as a statement without parameters, for inTransactionOpenedWith (at least one key). */
-export function lockKeysInOrderStatement(keys: readonly string[]): string {
-  return lockKeysSql(sqlArray(keys, 'text'));
+/** lockKeysInOrder as a statement to open a transaction with (inTransactionOpenedWith). */
+export function lockKeysInOrderOpening(keys: readonly string[]): PreparedOpening {
+  return { text: lockKeysSql('$1::text[]'), args: [sqlArray(keys, 'text')] };
 }
 
 function lockKeysSql(keys: string): string {

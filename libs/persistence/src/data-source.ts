@@ -7,9 +7,17 @@ export interface DataSourceOptions {
   /** Shown in pg_stat_activity, so an operator sees which app holds a connection. */
   applicationName: string;
   poolSize?: number;
+  /**
+   * Every prepared statement of the app's connections runs with the plan made once for all
+   * values (plan_cache_mode = force_generic_plan). For an app whose statements all find rows by
+   * key, such as the dispatcher: left to itself, PostgreSQL re-plans a statement on every call
+   * when small arrays make a custom plan look cheaper, and with one or two OTPs a job the
+   * dispatcher's load statement spent three times as long being planned as running.
+   */
+  genericPlans?: boolean;
 }
 
-export function createDataSource({ url, applicationName, poolSize = 10 }: DataSourceOptions): DataSource {
+export function createDataSource({ url, applicationName, poolSize = 10, genericPlans = false }: DataSourceOptions): DataSource {
   return new DataSource({
     type: 'postgres',
     url,
@@ -21,7 +29,7 @@ export function createDataSource({ url, applicationName, poolSize = 10 }: DataSo
     migrationsRun: false,
     logging: false,
     applicationName,
-    extra: { max: poolSize, connectionTimeoutMillis: 5_000 },
+    extra: { max: poolSize, connectionTimeoutMillis: 5_000, ...(genericPlans ? { options: '-c plan_cache_mode=force_generic_plan' } : {}) },
   });
 }
 

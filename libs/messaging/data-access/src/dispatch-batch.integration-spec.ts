@@ -10,6 +10,9 @@ const SHORT = 'short';
 const LONG = 'l'.repeat(200); // two parts
 const THREE_PARTS = 't'.repeat(400);
 
+/** The statements sent, without those that prepare a statement on a connection for the first time. */
+const withoutPrepares = (statements: string[]) => statements.filter((text) => !text.startsWith('PREPARE '));
+
 describe('DispatchStore batches (PostgreSQL)', () => {
   let db: DataSource;
   let store: DispatchStore;
@@ -48,16 +51,18 @@ describe('DispatchStore batches (PostgreSQL)', () => {
     ];
     const [single] = await send(SHORT, 1, HOOK);
     const statements = spyOnStatements();
+    const sent = () => withoutPrepares(statements.texts());
     try {
       await store.recordSubmittedMany([{ messageId: single, partIndex: 1, carrierMessageId: `b1-${single}-1` }]);
-      const perPart = statements.texts().length;
+      const perPart = sent().length;
       expect(perPart).toBeGreaterThan(2);
       statements.clear();
       const result = await store.recordSubmittedMany(records);
-      expect(statements.texts()).toHaveLength(perPart);
-      expect(statements.texts()[0]).toMatch(/^BEGIN; SET LOCAL enable_seqscan = off; SELECT pg_advisory_xact_lock[\s\S]*; SELECT id FROM messages [\s\S]*FOR UPDATE$/);
-      expect(statements.texts().filter((text) => /^(BEGIN|START TRANSACTION)/.test(text))).toHaveLength(1);
-      expect(statements.texts().at(-1)).toBe('COMMIT');
+      expect(sent()).toHaveLength(perPart);
+      // The carrier ids' locks, then the multipart messages' rows: statements each connection keeps prepared.
+      expect(sent()[0]).toMatch(/^BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL plan_cache_mode = force_generic_plan; EXECUTE mp_open_\w+\(ARRAY\[[^\]]*\]::text\[\]\); EXECUTE mp_open_\w+\(ARRAY\[[^\]]*\]::uuid\[\]\)$/);
+      expect(sent().filter((text) => /^(BEGIN|START TRANSACTION)/.test(text))).toHaveLength(1);
+      expect(sent().at(-1)).toBe('COMMIT');
       expect(sortById(result.transitions)).toEqual(
         sortById([...hooked.map((id) => ({ messageId: id, status: 'sent', webhookUrl: HOOK })), ...long.map((id) => ({ messageId: id, status: 'sent', webhookUrl: null }))]),
       );
@@ -77,13 +82,13 @@ describe('DispatchStore batches (PostgreSQL)', () => {
     const statements = spyOnStatements();
     try {
       await store.recordSubmittedMany(unknown.map((id) => ({ messageId: id, partIndex: 1, carrierMessageId: `b9-${id}` })));
-      const unmarked = statements.texts();
+      const unmarked = withoutPrepares(statements.texts());
       statements.clear();
       await store.recordSubmittedMany(known.map((id) => ({ messageId: id, partIndex: 1, carrierMessageId: `b9-${id}`, multipart: false })));
-      const marked = statements.texts();
-      expect(unmarked.filter((sql) => sql.includes('FOR UPDATE'))).toHaveLength(1);
+      const marked = withoutPrepares(statements.texts());
+      expect(unmarked[0]).toMatch(/; EXECUTE mp_open_\w+\(ARRAY\[[^\]]*\]::uuid\[\]\)$/);
       expect(marked).toEqual([
-        expect.stringMatching(/^BEGIN; SET LOCAL enable_seqscan = off; SELECT pg_advisory_xact_lock\(locks.value\)[^;]*locks$/),
+        expect.stringMatching(/^BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL plan_cache_mode = force_generic_plan; EXECUTE mp_open_\w+\(ARRAY\[[^\]]*\]::text\[\]\)$/),
         expect.stringMatching(/^WITH parts AS \(\s*UPDATE message_parts/),
         'COMMIT',
       ]);

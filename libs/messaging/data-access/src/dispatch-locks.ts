@@ -1,4 +1,4 @@
-import { lockKeysInOrderStatement, sqlArray } from '@mp/persistence';
+import { lockKeysInOrderOpening, sqlArray, type Opening } from '@mp/persistence';
 import type { EntityManager } from 'typeorm';
 
 /*
@@ -20,8 +20,8 @@ import type { EntityManager } from 'typeorm';
  * could look for the other before it committed, and the receipt would never be applied. A
  * statement to open the transaction with (inKeyedTransaction), none for no ids.
  */
-export function carrierIdLocks(carrierMessageIds: readonly string[]): string[] {
-  return carrierMessageIds.length === 0 ? [] : [lockKeysInOrderStatement(carrierMessageIds)];
+export function carrierIdLocks(carrierMessageIds: readonly string[]): Opening[] {
+  return carrierMessageIds.length === 0 ? [] : [lockKeysInOrderOpening(carrierMessageIds)];
 }
 
 /** Locks the message rows (those that exist) in id order; every part and message write comes after. */
@@ -44,8 +44,8 @@ export async function lockMultipartMessages(manager: EntityManager, messageIds: 
 }
 
 /** lockMultipartMessages as a statement to open the transaction with, after carrierIdLocks. */
-export function multipartMessageLocks(messageIds: readonly string[]): string[] {
-  return messageIds.length === 0 ? [] : [lockMultipartSql(sqlArray([...new Set(messageIds)], 'uuid'))];
+export function multipartMessageLocks(messageIds: readonly string[]): Opening[] {
+  return messageIds.length === 0 ? [] : [{ text: lockMultipartSql('$1::uuid[]'), args: [sqlArray([...new Set(messageIds)], 'uuid')] }];
 }
 
 function lockMultipartSql(ids: string): string {

@@ -1,4 +1,4 @@
-import { OutboxRepository, type OutboxJob } from '@mp/persistence';
+import { OutboxRepository, type Opening, type OutboxJob } from '@mp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { loadMessages, type DispatchMessage } from './dispatch-load';
 import { carrierIdLocks, lockMessages, lockMultipartMessages, multipartMessageLocks } from './dispatch-locks';
@@ -165,7 +165,7 @@ export class DispatchStore {
    * Runs a write, after `locks` (sent with the BEGIN), and commits the outbox jobs of the
    * transitions it made in the same transaction.
    */
-  private async withEvents(write: (manager: EntityManager) => Promise<MessageTransition[]>, locks: readonly string[] = []): Promise<DispatchResult> {
+  private async withEvents(write: (manager: EntityManager) => Promise<MessageTransition[]>, locks: readonly Opening[] = []): Promise<DispatchResult> {
     return inKeyedTransaction(
       this.db,
       async (manager) => {

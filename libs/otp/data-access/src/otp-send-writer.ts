@@ -8,7 +8,8 @@ import {
   isUncoveredCharge,
   LedgerRepository,
   lockKeysInOrder,
-  lockKeysInOrderStatement,
+  lockKeysInOrderOpening,
+  GENERIC_PLANS,
   MessageRepository,
   queryPrepared,
   sqlArray,
@@ -17,6 +18,7 @@ import {
   type AlsoInserted,
   type GroupCharge,
   type NewMessage,
+  type Opening,
   type OutboxJob,
 } from '@mp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -71,11 +73,15 @@ export async function writeOtpSends(db: DataSource, sends: readonly PreparedOtp[
 }
 
 async function writeAllCharged(db: DataSource, sends: readonly PreparedOtp[]): Promise<WrittenOtps> {
-  const opening = [
-    lockKeysInOrderStatement(sends.map(lockKeyOf)),
-    `SELECT ${recentFailuresSql(sqlArray(sends.map((s) => s.applicationId), 'uuid'), sqlArray(sends.map((s) => s.recipient), 'text'), `${sqlLiteral(blockLookbackStart(sends[0].sentAt))}::timestamptz`)} AS failures`,
-  ].join('; ');
-  return inTransactionOpenedWith(db, opening, async (manager, [, read]) => {
+  const opening: Opening[] = [
+    GENERIC_PLANS,
+    lockKeysInOrderOpening(sends.map(lockKeyOf)),
+    {
+      text: `SELECT ${recentFailuresSql('$1::uuid[]', '$2::text[]', '$3::timestamptz')} AS failures`,
+      args: [sqlArray(sends.map((s) => s.applicationId), 'uuid'), sqlArray(sends.map((s) => s.recipient), 'text'), sqlLiteral(blockLookbackStart(sends[0].sentAt))],
+    },
+  ];
+  return inTransactionOpenedWith(db, opening, async (manager, [, , read]) => {
     const blocked = blockedSends(sends, read.rows[0]?.['failures'] as FailureRow[] | null);
     const open = sends.filter((send) => !blocked.has(send.id));
     if (open.length === 0) return { outcomes: sends.map((send) => outcomeOf(send, blocked.get(send.id), undefined)), outbox: { ids: [], jobs: [] } };
