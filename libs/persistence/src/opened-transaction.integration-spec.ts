@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { Client } from 'pg';
 import { createDataSource } from './data-source';
-import { inTransactionOpenedWith, sqlArray, sqlLiteral } from './opened-transaction';
+import { inTransactionOpenedWith, literalOf, sqlArray, sqlLiteral } from './opened-transaction';
 
 describe('inTransactionOpenedWith (PostgreSQL)', () => {
   let db: DataSource;
@@ -73,6 +73,38 @@ describe('inTransactionOpenedWith (PostgreSQL)', () => {
     expect(sent.filter((text) => text.startsWith('PREPARE mp_open_'))).toHaveLength(1);
     expect(sent.filter((text) => /^BEGIN; EXECUTE mp_open_\w+\('(one|two)'\)$/.test(text))).toHaveLength(2);
     expect((await rows()).sort()).toEqual(['one', 'two']);
+  });
+
+  it('sends the last statement with the COMMIT, its values as literals PostgreSQL reads back exactly', async () => {
+    const texts = [`it's`, 'back\\slash', 'quote " inside', '{braces},commas', '', 'NULL', 'ünï €', '{"json": [1, "two"]}'];
+    const values = [texts, [1, null, -3], [true, false, null], 'not an array', null];
+    let answer: unknown;
+    const sent: string[] = [];
+    const spy = jest.spyOn(Client.prototype as unknown as { query: (text: unknown) => unknown }, 'query');
+    try {
+      answer = await inTransactionOpenedWith(db, ['SELECT 1'], async (_, __, commitWith) => {
+        const result = await commitWith({
+          text: `WITH i AS (INSERT INTO ${table} (v) SELECT unnest($1::text[]) RETURNING v)
+                 SELECT (SELECT count(*)::int FROM i) AS inserted, $1::text[] AS texts, $2::int[] AS ints, $3::boolean[] AS flags, $4::text AS plain, $5::text AS nothing`,
+          values,
+        });
+        return result.rows[0];
+      });
+    } finally {
+      sent.push(...spy.mock.calls.map(([query]) => String(typeof query === 'string' ? query : (query as { text?: unknown }).text)));
+      spy.mockRestore();
+    }
+    expect(answer).toEqual({ inserted: texts.length, texts, ints: [1, null, -3], flags: [true, false, null], plain: 'not an array', nothing: null });
+    expect(sent.filter((text) => !text.startsWith('PREPARE ')).at(-1)).toMatch(/^EXECUTE mp_open_\w+\(.*\); COMMIT$/s);
+    expect(sent).not.toContain('COMMIT');
+    expect((await rows()).sort()).toEqual([...texts].sort());
+  });
+
+  it('writes NULL, and quotes everything else as text', () => {
+    expect(literalOf(null)).toBe('NULL');
+    expect(literalOf(undefined)).toBe('NULL');
+    expect(literalOf(12)).toBe("'12'");
+    expect(literalOf(["a'b", null, 'c,d'])).toBe(`'{"a''b",NULL,"c,d"}'`);
   });
 
   it('makes literals of any text, quotes and backslashes included', async () => {

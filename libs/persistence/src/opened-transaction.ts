@@ -27,25 +27,47 @@ export interface PreparedOpening {
 export type Opening = string | PreparedOpening;
 
 /**
+ * A statement and its parameter values as a driver takes them (strings, numbers, booleans, null,
+ * and arrays of those), to send with the COMMIT: kept prepared on each connection, as a
+ * PreparedOpening is, and sent as EXECUTE with the values written as literals.
+ */
+export interface PreparedCall {
+  text: string;
+  values: readonly unknown[];
+}
+
+/** Sends `call` and the COMMIT in one round trip; answers the call's result. The transaction is over once it resolves. */
+export type CommitWith = (call: PreparedCall) => Promise<SimpleResult>;
+
+/**
  * A transaction whose first statements travel with its BEGIN, in one round trip, instead of
  * one round trip each: on a loaded machine every round trip also waits for the caller's busy
  * event loop. The opening is sent in the simple query protocol, so without parameters (see
  * Opening). Each statement gets its own snapshot (READ COMMITTED), so a read after a lock in
  * the opening sees what committed while it waited. `work` gets the opening statements' results,
- * in order, and runs in the transaction; COMMIT follows it, ROLLBACK any error.
+ * in order, and runs in the transaction; COMMIT follows it, ROLLBACK any error. Its last
+ * statement may travel with the COMMIT (`commitWith`): then a row it locks is held only until
+ * the commit, not for one more round trip.
  */
 export async function inTransactionOpenedWith<T>(
   db: DataSource,
   opening: readonly Opening[],
-  work: (manager: EntityManager, opened: SimpleResult[]) => Promise<T>,
+  work: (manager: EntityManager, opened: SimpleResult[], commitWith: CommitWith) => Promise<T>,
 ): Promise<T> {
   const runner = db.createQueryRunner();
   const client = (await runner.connect()) as SimpleQueryClient;
+  let committed = false;
+  const commitWith: CommitWith = async (call) => {
+    await prepareOn(client, [call.text]);
+    const [result] = resultsOf(await client.query(`${executeSql(call.text, call.values.map(literalOf))}; COMMIT`));
+    committed = true;
+    return result;
+  };
   try {
-    await prepareOn(client, opening);
+    await prepareOn(client, opening.flatMap((statement) => (typeof statement === 'string' ? [] : [statement.text])));
     const results = await client.query(['BEGIN', ...opening.map(sqlOf)].join('; '));
-    const value = await work(runner.manager, (Array.isArray(results) ? results : [results]).slice(1));
-    await client.query('COMMIT');
+    const value = await work(runner.manager, resultsOf(results).slice(1), commitWith);
+    if (!committed) await client.query('COMMIT');
     return value;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -68,23 +90,46 @@ export function sqlArray(values: readonly (string | Date)[], type: string): stri
 const preparedByConnection = new WeakMap<object, Set<string>>();
 const namesByText = new Map<string, string>();
 
-/** PREPAREs, once per connection and each in its own round trip, the statements of `opening` it has not seen yet. */
-async function prepareOn(client: SimpleQueryClient, opening: readonly Opening[]): Promise<void> {
+/**
+ * A value as the literal of an EXECUTE argument: the text a driver would send for it (arrays in
+ * PostgreSQL's array syntax), quoted; PostgreSQL reads it as the parameter's type.
+ */
+export function literalOf(value: unknown): string {
+  return value === null || value === undefined ? 'NULL' : escapeLiteral(Array.isArray(value) ? arrayText(value) : String(value));
+}
+
+function arrayText(values: readonly unknown[]): string {
+  const element = (value: unknown): string => {
+    if (value === null || value === undefined) return 'NULL';
+    if (Array.isArray(value)) return arrayText(value);
+    return `"${String(value).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  };
+  return `{${values.map(element).join(',')}}`;
+}
+
+function resultsOf(results: SimpleResult | SimpleResult[]): SimpleResult[] {
+  return Array.isArray(results) ? results : [results];
+}
+
+/** PREPAREs, once per connection and each in its own round trip, the statements it has not seen yet. */
+async function prepareOn(client: SimpleQueryClient, texts: readonly string[]): Promise<void> {
   let prepared = preparedByConnection.get(client);
   if (!prepared) preparedByConnection.set(client, (prepared = new Set()));
-  for (const statement of opening) {
-    if (typeof statement === 'string') continue;
-    const name = nameOf(statement.text);
+  for (const text of texts) {
+    const name = nameOf(text);
     if (prepared.has(name)) continue;
-    await client.query(`PREPARE ${name} AS ${statement.text}`);
+    await client.query(`PREPARE ${name} AS ${text}`);
     prepared.add(name);
   }
 }
 
 function sqlOf(statement: Opening): string {
-  if (typeof statement === 'string') return statement;
-  const name = nameOf(statement.text);
-  return statement.args.length === 0 ? `EXECUTE ${name}` : `EXECUTE ${name}(${statement.args.join(', ')})`;
+  return typeof statement === 'string' ? statement : executeSql(statement.text, statement.args);
+}
+
+function executeSql(text: string, args: readonly string[]): string {
+  const name = nameOf(text);
+  return args.length === 0 ? `EXECUTE ${name}` : `EXECUTE ${name}(${args.join(', ')})`;
 }
 
 function nameOf(text: string): string {

@@ -4,6 +4,7 @@ import { blockLookbackStart, blockUntil, retryAfterSeconds, type OtpChannel } fr
 import {
   balancesFromJson,
   balancesJson,
+  insertWithJobsChargingStatement,
   inTransactionOpenedWith,
   isUncoveredCharge,
   LedgerRepository,
@@ -56,9 +57,9 @@ export interface WrittenOtps {
  * messages, OTP rows and `sent` events inserted with multi-row statements, all in one
  * transaction.
  *
- * Most groups fit their balances and take three round trips: BEGIN with the recipient locks and
+ * Most groups fit their balances and take two round trips: BEGIN with the recipient locks and
  * the read of their recent wrong codes (after the locks, so it sees what committed while they
- * were waited for), then the inserts together with the charges (chargeCtes), then COMMIT. If a
+ * were waited for), then the inserts together with the charges (chargeCtes) and the COMMIT. If a
  * balance does not cover the group, that statement fails and the transaction writes nothing;
  * the group is then written again with the balances locked first, each send charged or refused
  * in turn.
@@ -81,13 +82,16 @@ async function writeAllCharged(db: DataSource, sends: readonly PreparedOtp[]): P
       args: [sqlArray(sends.map((s) => s.applicationId), 'uuid'), sqlArray(sends.map((s) => s.recipient), 'text'), sqlLiteral(blockLookbackStart(sends[0].sentAt))],
     },
   ];
-  return inTransactionOpenedWith(db, opening, async (manager, [, , read]) => {
+  // The insert and the charges travel with the COMMIT: the balance row is locked only until it.
+  return inTransactionOpenedWith(db, opening, async (_, [, , read], commitWith) => {
     const blocked = blockedSends(sends, read.rows[0]?.['failures'] as FailureRow[] | null);
     const open = sends.filter((send) => !blocked.has(send.id));
     if (open.length === 0) return { outcomes: sends.map((send) => outcomeOf(send, blocked.get(send.id), undefined)), outbox: { ids: [], jobs: [] } };
     const charges = open.map(chargeOf);
-    const messages = new MessageRepository(db);
-    const inserted = await insertOtps(open, (rows, jobs, otpRows) => messages.insertWithJobsCharging(manager, rows, jobs, charges, otpRows));
+    const inserted = await insertOtps(open, async (rows, jobs, otpRows) => {
+      const statement = insertWithJobsChargingStatement(rows, jobs, charges, otpRows);
+      return statement.read((await commitWith(statement)).rows[0]);
+    });
     const balances = balancesAfterEach(charges, inserted.balances);
     const decisions = new Map(open.map((send, i): [string, ChargeDecision] => [send.id, { ok: true, balanceAfter: balances[i] }]));
     return { outcomes: sends.map((send) => outcomeOf(send, blocked.get(send.id), decisions.get(send.id))), outbox: inserted.outbox };

@@ -122,7 +122,8 @@ const DEADLOCK_DETECTED = '40P01';
  * caller decides charge by charge instead, with the balances locked in order.
  */
 export function isUncoveredCharge(error: unknown): boolean {
-  const code = error instanceof QueryFailedError ? (error.driverError as { code?: string }).code : undefined;
+  // As TypeORM wraps it, or as the driver raised it (a statement sent on a client directly).
+  const code = ((error instanceof QueryFailedError ? error.driverError : error) as { code?: unknown } | null)?.code;
   return code === CHECK_VIOLATION || code === NOT_NULL_VIOLATION || code === DEADLOCK_DETECTED;
 }
 

@@ -93,16 +93,10 @@ export class MessageRepository {
     jobs: readonly OutboxJob[],
     charges: readonly GroupCharge[],
     also?: AlsoInserted,
-  ): Promise<{ outboxIds: string[]; balances: Map<string, Money> }> {
-    const { ctes, params, outbox } = insertStatements(messages, jobs, also);
-    const charging = chargeCtes(1 + params.length + outbox.params.length, charges);
-    const [row] = await queryPrepared<{ ids: string[] | null; balances: [string, string][] | null }>(
-      manager,
-      `WITH ${ctes}, ob AS (${outbox.sql}), ${charging.ctes.join(', ')}
-       SELECT ARRAY(SELECT id FROM ob) AS ids, (SELECT json_agg(json_build_array(company_id, balance::text)) FROM charged) AS balances`,
-      [...params, ...outbox.params, ...charging.params],
-    );
-    return { outboxIds: (row?.ids ?? []).map(String), balances: balancesFromJson(row?.balances ?? null) };
+  ): Promise<InsertedAndCharged> {
+    const statement = insertWithJobsChargingStatement(messages, jobs, charges, also);
+    const [row] = await queryPrepared<Record<string, unknown>>(manager, statement.text, statement.values);
+    return statement.read(row);
   }
 
   async findForCompany(companyId: string, id: string): Promise<Record<string, unknown> | null> {
@@ -112,6 +106,32 @@ export class MessageRepository {
     );
     return rows[0] ?? null;
   }
+}
+
+/** What insertWithJobsCharging inserted and charged: the outbox ids, and the balances after the charges. */
+export interface InsertedAndCharged {
+  outboxIds: string[];
+  balances: Map<string, Money>;
+}
+
+/** insertWithJobsCharging's statement, for a caller that sends it itself (with a COMMIT, say), and how to read its one row. */
+export function insertWithJobsChargingStatement(
+  messages: readonly NewMessage[],
+  jobs: readonly OutboxJob[],
+  charges: readonly GroupCharge[],
+  also?: AlsoInserted,
+): { text: string; values: unknown[]; read: (row: Record<string, unknown> | undefined) => InsertedAndCharged } {
+  const { ctes, params, outbox } = insertStatements(messages, jobs, also);
+  const charging = chargeCtes(1 + params.length + outbox.params.length, charges);
+  return {
+    text: `WITH ${ctes}, ob AS (${outbox.sql}), ${charging.ctes.join(', ')}
+       SELECT ARRAY(SELECT id FROM ob) AS ids, (SELECT json_agg(json_build_array(company_id, balance::text)) FROM charged) AS balances`,
+    values: [...params, ...outbox.params, ...charging.params],
+    read: (row) => ({
+      outboxIds: ((row?.['ids'] as unknown[] | null) ?? []).map(String),
+      balances: balancesFromJson((row?.['balances'] as [string, string][] | null) ?? null),
+    }),
+  };
 }
 
 /** The CTEs of insertWithJobs (messages, parts, the caller's) and its outbox insert, numbered from $1. */
