@@ -77,6 +77,25 @@ export async function inTransactionOpenedWith<T>(
   }
 }
 
+/**
+ * A whole transaction in one round trip: BEGIN, `statements`, COMMIT, for a transaction whose
+ * statements do not depend on what the ones before answered. Answers the statements' results, in
+ * order; on an error nothing of it is committed.
+ */
+export async function inOneRoundTrip(db: DataSource, statements: readonly Opening[]): Promise<SimpleResult[]> {
+  const runner = db.createQueryRunner();
+  const client = (await runner.connect()) as SimpleQueryClient;
+  try {
+    await prepareOn(client, statements.flatMap((statement) => (typeof statement === 'string' ? [] : [statement.text])));
+    return resultsOf(await client.query(['BEGIN', ...statements.map(sqlOf), 'COMMIT'].join('; '))).slice(1, -1);
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    await runner.release();
+  }
+}
+
 /** A value as an SQL literal, for statements sent without parameters. */
 export function sqlLiteral(value: string | Date): string {
   return escapeLiteral(value instanceof Date ? value.toISOString() : value);

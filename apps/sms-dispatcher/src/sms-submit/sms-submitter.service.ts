@@ -124,7 +124,8 @@ export class SmsSubmitter {
     });
     if (outcome.ok) {
       const multipart = message.parts.length > 1;
-      await this.recorder.submitted({ messageId: message.id, partIndex, carrierMessageId: outcome.carrierMessageId, multipart }, lane);
+      const webhook = message.webhookUrl !== null;
+      await this.recorder.submitted({ messageId: message.id, partIndex, carrierMessageId: outcome.carrierMessageId, multipart, webhook }, lane);
       return true;
     }
     if (outcome.permanent || lastAttempt) {

@@ -98,6 +98,48 @@ describe('DispatchStore batches (PostgreSQL)', () => {
     expect(Object.values(await statuses([...known, ...unknown]))).toEqual(Array(4).fill('sent'));
   });
 
+  it('records parts whose messages have no webhook in one round trip, and applies a receipt that overtook them right after', async () => {
+    const [early, plain] = await send(SHORT, 2);
+    const [long] = await send(LONG, 1);
+    // The receipt of `early` arrives before its submit_sm_resp is recorded: it is stored, waiting.
+    await store.applyReceipts([receipt(`b7-${early}`)]);
+    const statements = spyOnStatements();
+    let result: Awaited<ReturnType<DispatchStore['recordSubmittedMany']>>;
+    let sent: string[];
+    try {
+      result = await store.recordSubmittedMany([
+        { messageId: early, partIndex: 1, carrierMessageId: `b7-${early}`, multipart: false, webhook: false },
+        { messageId: plain, partIndex: 1, carrierMessageId: `b7-${plain}`, multipart: false, webhook: false },
+        { messageId: long, partIndex: 1, carrierMessageId: `b7-${long}-1`, multipart: true, webhook: false },
+        { messageId: long, partIndex: 2, carrierMessageId: `b7-${long}-2`, multipart: true, webhook: false },
+      ]);
+    } finally {
+      sent = withoutPrepares(statements.texts());
+      statements.restore();
+    }
+    expect(sent[0]).toMatch(
+      /^BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL plan_cache_mode = force_generic_plan; EXECUTE mp_open_\w+\(ARRAY\[[^\]]*\]::text\[\]\); EXECUTE mp_open_\w+\(ARRAY\[[^\]]*\]::uuid\[\]\); EXECUTE mp_open_\w+\('\{[^)]*\); COMMIT$/,
+    );
+    // Then the early receipt's own transaction: its lock with the BEGIN, the receipts applied, COMMIT.
+    expect(sent.slice(1).filter((text) => text.startsWith('BEGIN'))).toHaveLength(1);
+    expect(sortById(result.transitions)).toEqual(
+      sortById([
+        { messageId: early, status: 'sent', webhookUrl: null },
+        { messageId: plain, status: 'sent', webhookUrl: null },
+        { messageId: long, status: 'sent', webhookUrl: null },
+        { messageId: early, status: 'delivered', webhookUrl: null },
+      ]),
+    );
+    expect(await statuses([early, plain, long])).toEqual({ [early]: 'delivered', [plain]: 'sent', [long]: 'sent' });
+    const parts = await db.query(`SELECT status, carrier_message_id FROM message_parts WHERE message_id = $1 ORDER BY part_index`, [long]);
+    expect(parts).toEqual([
+      { status: 'submitted', carrier_message_id: `b7-${long}-1` },
+      { status: 'submitted', carrier_message_id: `b7-${long}-2` },
+    ]);
+    const [{ pending }] = await db.query(`SELECT count(*)::int AS pending FROM carrier_receipts WHERE carrier_message_id = $1 AND applied_at IS NULL`, [`b7-${early}`]);
+    expect(pending).toBe(0);
+  });
+
   it('applies a mix of receipts: known parts, one before its part, a duplicate, a non-final stat', async () => {
     const [a] = await send(SHORT, 1, HOOK);
     const [b] = await send(LONG, 1);

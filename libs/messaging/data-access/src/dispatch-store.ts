@@ -2,9 +2,9 @@ import { OutboxRepository, type Opening, type OutboxJob } from '@mp/persistence'
 import type { DataSource, EntityManager } from 'typeorm';
 import { loadMessages, type DispatchMessage } from './dispatch-load';
 import { carrierIdLocks, lockMessages, lockMultipartMessages, multipartMessageLocks } from './dispatch-locks';
-import { inKeyedTransaction } from './keyed-transaction';
+import { inKeyedRoundTrip, inKeyedTransaction } from './keyed-transaction';
 import { applyReceiptsToParts, applyStoredReceipts, finalReceipts, storeEarlyReceipts, type CarrierReceipt } from './dispatch-receipts';
-import { recordSubmits, type SubmittedPart } from './dispatch-submits';
+import { recordedFrom, recordSubmits, recordSubmitsOpening, type SubmittedPart } from './dispatch-submits';
 import { settleMessages } from './dispatch-settle';
 import { advanceExpiryCursor, findUnansweredParts } from './receipt-expiry';
 import { jobsForTransition, type MessageTransition } from './message-events';
@@ -70,11 +70,26 @@ export class DispatchStore {
       ...carrierIdLocks(records.map((r) => r.carrierMessageId)),
       ...multipartMessageLocks(records.filter((r) => r.multipart !== false).map((r) => r.messageId)),
     ];
+    if (records.every((r) => r.webhook === false)) return this.recordWithoutEvents(records, locks);
     return this.withEvents(async (manager) => {
       const { sent, earlyReceipts } = await recordSubmits(manager, records);
       if (earlyReceipts.length === 0) return sent;
       return [...sent, ...(await settleMessages(manager, await applyStoredReceipts(manager, earlyReceipts)))];
     }, locks);
+  }
+
+  /**
+   * Records that cannot make an event (no webhook) in one round trip: BEGIN, the locks, the
+   * record, COMMIT. A receipt that overtook a record (rare) is applied right after, in a
+   * transaction of its own: every write is conditional on the state it moves from, and were this
+   * process to stop in between, applyPendingReceipts would apply it.
+   */
+  private async recordWithoutEvents(records: readonly SubmittedPart[], locks: readonly Opening[]): Promise<DispatchResult> {
+    const results = await inKeyedRoundTrip(this.db, [...locks, recordSubmitsOpening(records)]);
+    const { sent, earlyReceipts } = recordedFrom(results.at(-1)?.rows[0]);
+    if (earlyReceipts.length === 0) return { transitions: sent, outbox: { ids: [], jobs: [] } };
+    const applied = await this.withEvents((manager) => this.applyLockedReceipts(manager, earlyReceipts), carrierIdLocks(earlyReceipts));
+    return { transitions: [...sent, ...applied.transitions], outbox: applied.outbox };
   }
 
   /** A part the carrier refused for good: it never reached a carrier. */

@@ -1,4 +1,4 @@
-import { queryPrepared } from '@mp/persistence';
+import { literalOf, queryPrepared, type PreparedOpening } from '@mp/persistence';
 import type { EntityManager } from 'typeorm';
 import type { MessageTransition } from './message-events';
 
@@ -13,6 +13,12 @@ export interface SubmittedPart {
    * statement is not sent at all. Unknown counts as several.
    */
   multipart?: boolean;
+  /**
+   * Whether its message has a webhook address, when the caller knows. Becoming `sent` makes an
+   * event only for such a message, so a flush whose records all say false commits no event and is
+   * recorded in one round trip. Unknown counts as having one.
+   */
+  webhook?: boolean;
 }
 
 /** What recording submit responses did: the messages that became sent, and the carrier ids with a receipt waiting. */
@@ -31,10 +37,29 @@ export interface RecordedSubmits {
  */
 export async function recordSubmits(manager: EntityManager, records: readonly SubmittedPart[]): Promise<RecordedSubmits> {
   if (records.length === 0) return { sent: [], earlyReceipts: [] };
-  const carrierIds = records.map((r) => r.carrierMessageId);
-  const [row] = await queryPrepared<{ sent: [string, string | null][] | null; early: string[] | null }>(
-    manager,
-    `WITH parts AS (
+  const [row] = await queryPrepared<RecordedRow>(manager, RECORD_SUBMITS, recordValues(records));
+  return recordedFrom(row);
+}
+
+/** recordSubmits as a statement to send with the BEGIN and the COMMIT (inOneRoundTrip); read its row with recordedFrom. */
+export function recordSubmitsOpening(records: readonly SubmittedPart[]): PreparedOpening {
+  return { text: RECORD_SUBMITS, args: recordValues(records).map(literalOf) };
+}
+
+interface RecordedRow {
+  sent: [string, string | null][] | null;
+  early: string[] | null;
+}
+
+export function recordedFrom(row: RecordedRow | Record<string, unknown> | undefined): RecordedSubmits {
+  const recorded = row as RecordedRow | undefined;
+  return {
+    sent: (recorded?.sent ?? []).map(([messageId, webhookUrl]) => ({ messageId, status: 'sent', webhookUrl })),
+    earlyReceipts: recorded?.early ?? [],
+  };
+}
+
+const RECORD_SUBMITS = `WITH parts AS (
        UPDATE message_parts p SET status = 'submitted', carrier_message_id = r.carrier_message_id, submitted_at = now()
        FROM unnest($1::uuid[], $2::int[], $3::text[]) AS r(message_id, part_index, carrier_message_id)
        WHERE p.message_id = r.message_id AND p.part_index = r.part_index AND p.status = 'pending'),
@@ -43,11 +68,8 @@ export async function recordSubmits(manager: EntityManager, records: readonly Su
        WHERE id = ANY($1::uuid[]) AND status = 'queued' RETURNING id, webhook_url)
      SELECT (SELECT json_agg(json_build_array(id, webhook_url) ORDER BY id) FROM sent) AS sent,
             ARRAY(SELECT r.carrier_message_id FROM unnest($3::text[]) AS k(id)
-                  JOIN carrier_receipts r ON r.carrier_message_id = k.id WHERE r.applied_at IS NULL) AS early`,
-    [records.map((r) => r.messageId), records.map((r) => r.partIndex), carrierIds],
-  );
-  return {
-    sent: (row?.sent ?? []).map(([messageId, webhookUrl]) => ({ messageId, status: 'sent', webhookUrl })),
-    earlyReceipts: row?.early ?? [],
-  };
+                  JOIN carrier_receipts r ON r.carrier_message_id = k.id WHERE r.applied_at IS NULL) AS early`;
+
+function recordValues(records: readonly SubmittedPart[]): unknown[] {
+  return [records.map((r) => r.messageId), records.map((r) => r.partIndex), records.map((r) => r.carrierMessageId)];
 }

@@ -1,4 +1,4 @@
-import { GENERIC_PLANS, inTransactionOpenedWith, type Opening } from '@mp/persistence';
+import { GENERIC_PLANS, inOneRoundTrip, inTransactionOpenedWith, type Opening, type SimpleResult } from '@mp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 
 /**
@@ -10,5 +10,12 @@ import type { DataSource, EntityManager } from 'typeorm';
  * they cost no round trip of their own.
  */
 export function inKeyedTransaction<T>(db: DataSource, work: (manager: EntityManager) => Promise<T>, locks: readonly Opening[] = []): Promise<T> {
-  return inTransactionOpenedWith(db, ['SET LOCAL enable_seqscan = off', GENERIC_PLANS, ...locks], (manager) => work(manager));
+  return inTransactionOpenedWith(db, [...KEYED, ...locks], (manager) => work(manager));
 }
+
+/** inKeyedTransaction for statements that do not depend on each other's answers: all in one round trip with BEGIN and COMMIT. */
+export async function inKeyedRoundTrip(db: DataSource, statements: readonly Opening[]): Promise<SimpleResult[]> {
+  return (await inOneRoundTrip(db, [...KEYED, ...statements])).slice(KEYED.length);
+}
+
+const KEYED = ['SET LOCAL enable_seqscan = off', GENERIC_PLANS];
