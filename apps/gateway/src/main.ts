@@ -4,6 +4,8 @@ import { createLogger } from '@mp/observability';
 import { SwaggerModule } from '@nestjs/swagger';
 import { GatewayEnv } from './gateway.env';
 import { APP_NAME, GatewayModule } from './gateway.module';
+import { completeIdempotentRequests } from './idempotency/idempotency-completion';
+import { IdempotencyStore } from './idempotency/idempotency.store';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 
 async function main(): Promise<void> {
@@ -15,6 +17,7 @@ async function main(): Promise<void> {
     // Enough for 1,000,000 recipients in mode 1 (decisions.md); 1 MiB everywhere else.
     largeBodyRoutes: { '/sms/send-bulk': 64 * 1024 * 1024 },
   });
+  completeIdempotentRequests(app.getHttpAdapter().getInstance(), app.get(IdempotencyStore));
   SwaggerModule.setup('docs', app, buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json' });
   await app.listen(config.PORT, config.HOST);
   logger.info({ msg: 'gateway listening', url: `http://${config.HOST}:${config.PORT}`, docs: '/docs' });

@@ -5,3 +5,4 @@ export * from './validation';
 export * from './request-id';
 export * from './create-http-app';
 export * from './public.decorator';
+export * from './replayed-response';

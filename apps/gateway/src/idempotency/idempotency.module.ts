@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
-import { IdempotencyInterceptor } from './idempotency.interceptor';
+import { APP_GUARD } from '@nestjs/core';
+import { IdempotencyGuard } from './idempotency.guard';
 import { IdempotencyStore } from './idempotency.store';
 
-@Module({ providers: [IdempotencyStore, { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }] })
+/** Idempotency-Key: the guard claims keys; completeIdempotentRequests (installed by main.ts) stores the responses. */
+@Module({ providers: [IdempotencyStore, { provide: APP_GUARD, useClass: IdempotencyGuard }], exports: [IdempotencyStore] })
 export class IdempotencyModule {}
