@@ -34,8 +34,10 @@ export interface SmsAcceptanceOptions {
   /** Sends one transaction carries at most. */
   maxBatch?: number;
   /**
-   * Groups in flight at once. More than one lets a group's statement travel and insert its rows
-   * while the one before it holds the balance row (see writeAcceptances).
+   * Groups in flight at once (default 1). A group's statement holds its balance rows until it
+   * commits, so a second group in flight mostly waits for the first, and one at a time each
+   * group is bigger and cheaper per send: interleaved 20 s SMS runs gave 3,947 and 4,106
+   * accepted/s with one against 3,679 and 3,545 with two.
    */
   concurrency?: number;
 }
@@ -57,7 +59,7 @@ export class SmsAcceptanceService {
         if (onCommitted && written.outbox.jobs.length > 0) this.relays.track(onCommitted(written.outbox));
         return written.outcomes;
       },
-      { maxBatch: options.maxBatch ?? 256, concurrency: options.concurrency ?? 2 },
+      { maxBatch: options.maxBatch ?? 256, concurrency: options.concurrency ?? 1 },
     );
   }
 
