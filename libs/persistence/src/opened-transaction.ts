@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { escapeLiteral } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
+import { statementName } from './prepared-query';
 
 interface SimpleQueryClient {
   query(text: string): Promise<SimpleResult | SimpleResult[]>;
@@ -107,7 +107,6 @@ export function sqlArray(values: readonly (string | Date)[], type: string): stri
 }
 
 const preparedByConnection = new WeakMap<object, Set<string>>();
-const namesByText = new Map<string, string>();
 
 /**
  * A value as the literal of an EXECUTE argument: the text a driver would send for it (arrays in
@@ -152,10 +151,5 @@ function executeSql(text: string, args: readonly string[]): string {
 }
 
 function nameOf(text: string): string {
-  let name = namesByText.get(text);
-  if (!name) {
-    name = `mp_open_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-    namesByText.set(text, name);
-  }
-  return name;
+  return statementName('mp_open_', text);
 }

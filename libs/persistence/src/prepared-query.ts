@@ -6,7 +6,6 @@ interface PgClient {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
 
-const namesByText = new Map<string, string>();
 
 /**
  * Runs a statement as a named prepared statement of a pooled connection (the transaction's, when
@@ -42,10 +41,22 @@ export async function queryPrepared<Row>(manager: EntityManager, text: string, v
 export const GENERIC_PLANS = 'SET LOCAL plan_cache_mode = force_generic_plan';
 
 function nameOf(text: string): string {
-  let name = namesByText.get(text);
+  return statementName('mp_', text);
+}
+
+const namesByPrefixAndText = new Map<string, string>();
+
+/**
+ * A prepared statement's name made from its text: the same text always gets the same name. The
+ * prefix keeps apart the names of statements prepared by the driver (queryPrepared) and by SQL
+ * PREPARE (inTransactionOpenedWith), which share one namespace per connection.
+ */
+export function statementName(prefix: string, text: string): string {
+  const key = `${prefix}\u0000${text}`;
+  let name = namesByPrefixAndText.get(key);
   if (!name) {
-    name = `mp_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-    namesByText.set(text, name);
+    name = `${prefix}${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    namesByPrefixAndText.set(key, name);
   }
   return name;
 }
