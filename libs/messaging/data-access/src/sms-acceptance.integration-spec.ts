@@ -181,6 +181,25 @@ describe('SmsAcceptanceService (PostgreSQL)', () => {
       expect((job.data as { messageIds: string[] }).messageIds.sort()).toEqual(accepted.map((a) => a.messages[0].messageId).sort());
     });
 
+    it("numbers a group's ledger entries in charge order: read by id, each balance is the one before less its amount", async () => {
+      const { company_id } = await accounts.createCompany({ name: 'Ordered', balance: '5' });
+      const sizes = [1, 3, 2, 5, 1, 4, 2, 3, 1, 2, 6, 1, 2, 3, 1, 1, 2, 4, 1, 2];
+      const before = committed.length;
+      const accepted = await Promise.all(sizes.map((n) => service.accept(command(company_id, { body: 'x'.repeat(153 * n) }), prices)));
+      expect(committed.length - before).toBe(1);
+      const entries: { amount: string; balance_after: string }[] = await db.query(
+        `SELECT amount, balance_after FROM ledger_entries WHERE company_id = $1 AND kind = 'charge' ORDER BY id`,
+        [company_id],
+      );
+      let balance = parseMoney('5');
+      for (const entry of entries) {
+        balance += parseMoney(entry.amount);
+        expect(parseMoney(entry.balance_after)).toBe(balance);
+      }
+      expect(await new LedgerRepository(db).findBalance(company_id)).toBe(balance);
+      expect(entries.map((e) => parseMoney(e.balance_after))).toEqual(accepted.map((a) => a.balance));
+    });
+
     it('keeps companies apart in one group: one refused, the others charged from their own balances', async () => {
       const rich = await accounts.createCompany({ name: 'Rich', balance: '1' });
       const poor = await accounts.createCompany({ name: 'Broke', balance: '0' });

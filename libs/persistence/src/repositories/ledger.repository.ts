@@ -77,7 +77,8 @@ export interface GroupCharge {
 /**
  * CTEs for a bigger statement that takes `charges` without reading or locking the balances first:
  * each company's balance is debited by the sum of its charges, and each charge gets its ledger
- * entry with the balance right after it. `charged (company_id, balance)` answers the balances
+ * entry with the balance right after it, the entries numbered in the charges' order (so that,
+ * read in id order, each entry's balance is the one before it less its amount). `charged (company_id, balance)` answers the balances
  * after all of them. One UPDATE per company row, so the row lock lasts only to the end of that
  * statement (and, in autocommit, its commit).
  *
@@ -98,8 +99,9 @@ export function chargeCtes(first: number, charges: readonly GroupCharge[]): { ct
       `charge_entries AS (
          INSERT INTO ledger_entries (company_id, kind, amount, balance_after, reference)
          SELECT e.company_id, 'charge', e.amount, c.balance + e.later, e.reference
-         FROM unnest(${$(2)}::uuid[], ${$(3)}::numeric[], ${$(4)}::numeric[], ${$(5)}::text[]) AS e(company_id, amount, later, reference)
-         LEFT JOIN charged c ON c.company_id = e.company_id)`,
+         FROM unnest(${$(2)}::uuid[], ${$(3)}::numeric[], ${$(4)}::numeric[], ${$(5)}::text[]) WITH ORDINALITY AS e(company_id, amount, later, reference, position)
+         LEFT JOIN charged c ON c.company_id = e.company_id
+         ORDER BY e.position)`,
     ],
     params: [
       [...totals.keys()],
