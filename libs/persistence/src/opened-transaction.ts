@@ -40,6 +40,15 @@ export interface PreparedCall {
 export type CommitWith = (call: PreparedCall) => Promise<SimpleResult>;
 
 /**
+ * For a transaction's opening (inTransactionOpenedWith): its prepared statements run with the plan
+ * made once for all values. Left to itself, PostgreSQL plans a prepared statement afresh for
+ * each call whenever the array sizes of the calls make a custom plan look cheaper than the
+ * generic one, and the dispatcher's statements, planned anew every time, spent as long in the
+ * planner as in execution. Every statement it is meant for finds rows by key.
+ */
+export const GENERIC_PLANS = 'SET LOCAL plan_cache_mode = force_generic_plan';
+
+/**
  * A transaction whose first statements travel with its BEGIN, in one round trip, instead of
  * one round trip each: on a loaded machine every round trip also waits for the caller's busy
  * event loop. The opening is sent in the simple query protocol, so without parameters (see
@@ -54,27 +63,19 @@ export async function inTransactionOpenedWith<T>(
   opening: readonly Opening[],
   work: (manager: EntityManager, opened: SimpleResult[], commitWith: CommitWith) => Promise<T>,
 ): Promise<T> {
-  const runner = db.createQueryRunner();
-  const client = (await runner.connect()) as SimpleQueryClient;
-  let committed = false;
-  const commitWith: CommitWith = async (call) => {
-    await prepareOn(client, [call.text]);
-    const [result] = resultsOf(await client.query(`${executeSql(call.text, call.values.map(literalOf))}; COMMIT`));
-    committed = true;
-    return result;
-  };
-  try {
-    await prepareOn(client, opening.flatMap((statement) => (typeof statement === 'string' ? [] : [statement.text])));
+  return onConnection(db, opening, async (client, manager) => {
+    let committed = false;
+    const commitWith: CommitWith = async (call) => {
+      await prepareOn(client, [call]);
+      const [result] = resultsOf(await client.query(`${executeSql(call.text, call.values.map(literalOf))}; COMMIT`));
+      committed = true;
+      return result;
+    };
     const results = await client.query(['BEGIN', ...opening.map(sqlOf)].join('; '));
-    const value = await work(runner.manager, resultsOf(results).slice(1), commitWith);
+    const value = await work(manager, resultsOf(results).slice(1), commitWith);
     if (!committed) await client.query('COMMIT');
     return value;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    await runner.release();
-  }
+  });
 }
 
 /**
@@ -82,12 +83,23 @@ export async function inTransactionOpenedWith<T>(
  * statements do not depend on what the ones before answered. Answers the statements' results, in
  * order; on an error nothing of it is committed.
  */
-export async function inOneRoundTrip(db: DataSource, statements: readonly Opening[]): Promise<SimpleResult[]> {
+export function inOneRoundTrip(db: DataSource, statements: readonly Opening[]): Promise<SimpleResult[]> {
+  return onConnection(db, statements, async (client) =>
+    resultsOf(await client.query(['BEGIN', ...statements.map(sqlOf), 'COMMIT'].join('; '))).slice(1, -1),
+  );
+}
+
+/** A pooled connection with `statements`' prepared ones PREPAREd on it, for `use`; ROLLBACK if it fails. */
+async function onConnection<T>(
+  db: DataSource,
+  statements: readonly Opening[],
+  use: (client: SimpleQueryClient, manager: EntityManager) => Promise<T>,
+): Promise<T> {
   const runner = db.createQueryRunner();
   const client = (await runner.connect()) as SimpleQueryClient;
   try {
-    await prepareOn(client, statements.flatMap((statement) => (typeof statement === 'string' ? [] : [statement.text])));
-    return resultsOf(await client.query(['BEGIN', ...statements.map(sqlOf), 'COMMIT'].join('; '))).slice(1, -1);
+    await prepareOn(client, statements);
+    return await use(client, runner.manager);
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
@@ -129,14 +141,15 @@ function resultsOf(results: SimpleResult | SimpleResult[]): SimpleResult[] {
   return Array.isArray(results) ? results : [results];
 }
 
-/** PREPAREs, once per connection and each in its own round trip, the statements it has not seen yet. */
-async function prepareOn(client: SimpleQueryClient, texts: readonly string[]): Promise<void> {
+/** PREPAREs, once per connection and each in its own round trip, the prepared statements it has not seen yet. */
+async function prepareOn(client: SimpleQueryClient, statements: readonly (Opening | PreparedCall)[]): Promise<void> {
   let prepared = preparedByConnection.get(client);
   if (!prepared) preparedByConnection.set(client, (prepared = new Set()));
-  for (const text of texts) {
-    const name = nameOf(text);
+  for (const statement of statements) {
+    if (typeof statement === 'string') continue;
+    const name = nameOf(statement.text);
     if (prepared.has(name)) continue;
-    await client.query(`PREPARE ${name} AS ${text}`);
+    await client.query(`PREPARE ${name} AS ${statement.text}`);
     prepared.add(name);
   }
 }

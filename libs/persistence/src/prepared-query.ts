@@ -31,15 +31,6 @@ export async function queryPrepared<Row>(manager: EntityManager, text: string, v
   }
 }
 
-/**
- * For a transaction's opening (inTransactionOpenedWith): its prepared statements run with the plan
- * made once for all values. Left to itself, PostgreSQL plans a prepared statement afresh for
- * each call whenever the array sizes of the calls make a custom plan look cheaper than the
- * generic one, and the dispatcher's statements, planned anew every time, spent as long in the
- * planner as in execution. Every statement it is meant for finds rows by key.
- */
-export const GENERIC_PLANS = 'SET LOCAL plan_cache_mode = force_generic_plan';
-
 function nameOf(text: string): string {
   return statementName('mp_', text);
 }
