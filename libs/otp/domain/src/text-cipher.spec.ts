@@ -51,6 +51,12 @@ describe('text-cipher', () => {
     expect(sealText(key, text)).not.toBe(sealText(key, text));
   });
 
+  it('never gives two seals the same IV, also across refills of the pool of IVs', () => {
+    const seals = Array.from({ length: 1000 }, () => sealText(key, text));
+    expect(new Set(seals.map((seal) => seal.split('.')[1])).size).toBe(1000);
+    expect(seals.every((seal) => openText(key, seal) === text)).toBe(true);
+  });
+
   it('refuses a changed ciphertext', () => {
     const [version, iv, tag, ciphertext] = sealText(key, text).split('.');
     const bytes = Buffer.from(ciphertext, 'base64url');
