@@ -5,8 +5,10 @@ import {
   balancesFromJson,
   balancesJson,
   insertWithJobsChargingStatement,
+  inOneRoundTrip,
   inTransactionOpenedWith,
   isUncoveredCharge,
+  literalOf,
   LedgerRepository,
   lockKeysInOrder,
   lockKeysInOrderOpening,
@@ -20,9 +22,10 @@ import {
   type GroupCharge,
   type NewMessage,
   type Opening,
+  type PreparedOpening,
   type OutboxJob,
 } from '@mp/persistence';
-import type { DataSource, EntityManager } from 'typeorm';
+import { QueryFailedError, type DataSource, type EntityManager } from 'typeorm';
 import { OtpBlockedError, OtpNotAffordableError } from './otp-errors';
 import { otpDeliveryJobs } from './otp-message';
 import { recipientLockKey } from './otp-recipient-lock';
@@ -57,14 +60,26 @@ export interface WrittenOtps {
  * messages, OTP rows and `sent` events inserted with multi-row statements, all in one
  * transaction.
  *
- * Most groups fit their balances and take two round trips: BEGIN with the recipient locks and
- * the read of their recent wrong codes (after the locks, so it sees what committed while they
- * were waited for), then the inserts together with the charges (chargeCtes) and the COMMIT. If a
- * balance does not cover the group, that statement fails and the transaction writes nothing;
- * the group is then written again with the balances locked first, each send charged or refused
- * in turn.
+ * Most groups take one round trip: BEGIN, the recipient locks, a check that none of the
+ * recipients has a recent wrong code, the inserts with the charges (chargeCtes), COMMIT. A
+ * recipient without a recent wrong code cannot be blocked, so the check stands in for reading
+ * them. When it fails (a wrong code in the block's lookback), the group is written in two round
+ * trips instead: BEGIN with the locks and the read of the wrong codes, then, without the blocked
+ * sends, the inserts with the charges and the COMMIT. If a balance does not cover the group, the
+ * charging statement fails and the transaction writes nothing; the group is then written again
+ * with the balances locked first, each send charged or refused in turn.
  */
 export async function writeOtpSends(db: DataSource, sends: readonly PreparedOtp[]): Promise<WrittenOtps> {
+  try {
+    return await writeUnblockedAtOnce(db, sends);
+  } catch (error) {
+    if (hasRecentWrongCodes(error)) return writeWithBlocksRead(db, sends);
+    if (isUncoveredCharge(error)) return db.transaction((manager) => writeChargeByCharge(db, manager, sends));
+    throw error;
+  }
+}
+
+async function writeWithBlocksRead(db: DataSource, sends: readonly PreparedOtp[]): Promise<WrittenOtps> {
   try {
     return await writeAllCharged(db, sends);
   } catch (error) {
@@ -73,14 +88,52 @@ export async function writeOtpSends(db: DataSource, sends: readonly PreparedOtp[
   }
 }
 
+/** The whole group in one round trip, when none of its recipients has a recent wrong code (else hasRecentWrongCodes). */
+async function writeUnblockedAtOnce(db: DataSource, sends: readonly PreparedOtp[]): Promise<WrittenOtps> {
+  const charges = sends.map(chargeOf);
+  const inserted = await insertOtps(sends, async (rows, jobs, otpRows) => {
+    const statement = insertWithJobsChargingStatement(rows, jobs, charges, otpRows);
+    const insert = { text: statement.text, args: statement.values.map(literalOf) };
+    const results = await inOneRoundTrip(db, [GENERIC_PLANS, lockKeysInOrderOpening(sends.map(lockKeyOf)), noRecentWrongCodes(sends), insert]);
+    return statement.read(results[3]?.rows[0]);
+  });
+  const balances = balancesAfterEach(charges, inserted.balances);
+  return { outcomes: sends.map((send, i) => outcomeOf(send, undefined, { ok: true, balanceAfter: balances[i] })), outbox: inserted.outbox };
+}
+
+/** Named in the error noRecentWrongCodes raises. */
+const RECENT_WRONG_CODES = 'otp group: recipients with recent wrong codes';
+const INVALID_TEXT_REPRESENTATION = '22P02';
+
+/**
+ * A statement that fails, aborting its transaction, when a recipient of the group has a wrong
+ * code in the block's lookback: plain SQL cannot raise an error, so it casts a text naming the
+ * case to an integer, which fails only when that branch is taken (the text is not a constant the
+ * planner could fold).
+ */
+function noRecentWrongCodes(sends: readonly PreparedOtp[]): PreparedOpening {
+  return {
+    text: `SELECT CASE WHEN failures IS NOT NULL THEN ('${RECENT_WRONG_CODES}: ' || json_array_length(failures))::int END AS refused
+           FROM (SELECT ${recentFailuresSql('$1::uuid[]', '$2::text[]', '$3::timestamptz')} AS failures) f`,
+    args: failureArgs(sends),
+  };
+}
+
+function hasRecentWrongCodes(error: unknown): boolean {
+  const driverError = (error instanceof QueryFailedError ? error.driverError : error) as { code?: unknown; message?: unknown } | null;
+  return driverError?.code === INVALID_TEXT_REPRESENTATION && String(driverError.message).includes(RECENT_WRONG_CODES);
+}
+
+function failureArgs(sends: readonly PreparedOtp[]): string[] {
+  return [sqlArray(sends.map((s) => s.applicationId), 'uuid'), sqlArray(sends.map((s) => s.recipient), 'text'), sqlLiteral(blockLookbackStart(sends[0].sentAt))];
+}
+
+/** The group in two round trips: the wrong codes read after the locks, the blocked sends left out. */
 async function writeAllCharged(db: DataSource, sends: readonly PreparedOtp[]): Promise<WrittenOtps> {
   const opening: Opening[] = [
     GENERIC_PLANS,
     lockKeysInOrderOpening(sends.map(lockKeyOf)),
-    {
-      text: `SELECT ${recentFailuresSql('$1::uuid[]', '$2::text[]', '$3::timestamptz')} AS failures`,
-      args: [sqlArray(sends.map((s) => s.applicationId), 'uuid'), sqlArray(sends.map((s) => s.recipient), 'text'), sqlLiteral(blockLookbackStart(sends[0].sentAt))],
-    },
+    { text: `SELECT ${recentFailuresSql('$1::uuid[]', '$2::text[]', '$3::timestamptz')} AS failures`, args: failureArgs(sends) },
   ];
   // The insert and the charges travel with the COMMIT: the balance row is locked only until it.
   return inTransactionOpenedWith(db, opening, async (_, [, , read], commitWith) => {

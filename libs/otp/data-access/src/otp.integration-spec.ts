@@ -153,14 +153,35 @@ describe('OTP send and verify (PostgreSQL)', () => {
     expect(await verifier.verify(b.companyId, { verificationId: sentA.verificationId }, '123456')).toEqual({ outcome: 'not_found' });
   });
 
-  it('writes a send in two round trips: BEGIN with the recipient lock and the read, then the inserts with the charge and the COMMIT', async () => {
+  it('writes a send in one round trip: BEGIN, the recipient lock, the check for recent wrong codes, the inserts with the charge, COMMIT', async () => {
     const c = await company();
     expect(withoutPrepares(await statementsOf(() => sender.send(command(c), DEFAULT_PRICES)))).toEqual([
-      // The recipient's lock, then the read of its wrong codes: statements each connection keeps prepared.
-      expect.stringMatching(/^BEGIN; SET LOCAL plan_cache_mode = force_generic_plan; EXECUTE mp_open_\w+\(ARRAY\['otp:[^']+'\]::text\[\]\); EXECUTE mp_open_\w+\(ARRAY\[/),
-      expect.stringMatching(/^EXECUTE mp_open_\w+\('\{[\s\S]*\); COMMIT$/),
+      // Statements each connection keeps prepared: the lock, the check, the inserts with the charge.
+      expect.stringMatching(
+        /^BEGIN; SET LOCAL plan_cache_mode = force_generic_plan; EXECUTE mp_open_\w+\(ARRAY\['otp:[^']+'\]::text\[\]\); EXECUTE mp_open_\w+\(ARRAY\[[^;]*\); EXECUTE mp_open_\w+\('\{[\s\S]*\); COMMIT$/,
+      ),
     ]);
     expect(await new LedgerRepository(db).findBalance(c.companyId)).toBe(parseMoney('1') - 100n);
+  });
+
+  it('writes a send to a recipient with a recent wrong code in two round trips, reading the wrong codes; one wrong code does not block', async () => {
+    const c = await company();
+    const first = await sender.send(command(c), DEFAULT_PRICES);
+    expect(await verifier.verify(c.companyId, { verificationId: first.verificationId }, 'nope')).toMatchObject({ outcome: 'invalid_code' });
+    let sent: Awaited<ReturnType<typeof sender.send>> | undefined;
+    const statements = await statementsOf(async () => {
+      sent = await sender.send(command(c, { recipient: first.recipient }), DEFAULT_PRICES);
+    });
+    expect(withoutPrepares(statements)).toEqual([
+      expect.stringMatching(/^BEGIN; SET LOCAL plan_cache_mode = force_generic_plan; [\s\S]*; COMMIT$/),
+      'ROLLBACK',
+      expect.stringMatching(/^BEGIN; SET LOCAL plan_cache_mode = force_generic_plan; EXECUTE mp_open_\w+\(ARRAY\['otp:[^']+'\]::text\[\]\); EXECUTE mp_open_\w+\(ARRAY\[[^;]*\)$/),
+      expect.stringMatching(/^EXECUTE mp_open_\w+\('\{[\s\S]*\); COMMIT$/),
+    ]);
+    expect(sent?.recipient).toBe(first.recipient);
+    expect(await new LedgerRepository(db).findBalance(c.companyId)).toBe(parseMoney('1') - 200n);
+    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM otps WHERE company_id = $1 AND recipient = $2`, [c.companyId, first.recipient]);
+    expect(n).toBe(2);
   });
 
   it('reads the wrong codes after the recipient lock: one committed while the send waited for it blocks the send', async () => {
@@ -199,8 +220,7 @@ describe('OTP send and verify (PostgreSQL)', () => {
     expect(settled.map((o) => o.status)).toEqual(['fulfilled', 'rejected']);
     expect((settled[1] as PromiseRejectedResult).reason).toBeInstanceOf(OtpNotAffordableError);
     expect(withoutPrepares(statements)).toEqual([
-      expect.stringMatching(/^BEGIN; SET LOCAL plan_cache_mode = force_generic_plan; EXECUTE mp_open_/),
-      expect.stringMatching(/^EXECUTE mp_open_\w+\([\s\S]*\); COMMIT$/),
+      expect.stringMatching(/^BEGIN; SET LOCAL plan_cache_mode = force_generic_plan; EXECUTE mp_open_[\s\S]*; COMMIT$/),
       'ROLLBACK',
       'START TRANSACTION',
       expect.stringMatching(/^SELECT pg_advisory_xact_lock/),
