@@ -70,7 +70,9 @@ export class OtpSender {
         if (onCommitted && written.outbox.jobs.length > 0) this.relays.track(onCommitted(written.outbox));
         return written.outcomes;
       },
-      { maxBatch: options.maxBatch ?? 200, concurrency: 2 },
+      // One group in flight: a group holds the balance row from its charge to its COMMIT, so a
+      // second one in flight mostly waited for it, and the groups were smaller.
+      { maxBatch: options.maxBatch ?? 200, concurrency: 1 },
     );
   }
 
