@@ -124,6 +124,37 @@ describe('SlidingWindowLimiter (Redis)', () => {
       expect((await minute.usage(takes[1].key, 10)).used).toBe(6);
     });
 
+    it('decides takes asked for together in one script call, each all-or-none, in the order they were asked for', async () => {
+      const hour = new SlidingWindowLimiter(redis, `${prefix}:hour`, 3_600_000);
+      const minute = new SlidingWindowLimiter(redis, `${prefix}:minute`, 60_000);
+      const [company, prefixKey] = [randomUUID(), randomUUID()];
+      // Every take counts against the company (limit 20); every third also against a prefix (limit 4).
+      const takesOf = (i: number) =>
+        i % 3 === 0
+          ? [{ limiter: minute, key: company, limit: 20 }, { limiter: hour, key: prefixKey, limit: 4 }]
+          : [{ limiter: minute, key: company, limit: 20 }];
+      const calls = jest.spyOn(redis, 'evalsha');
+      let decisions: Awaited<ReturnType<typeof takeAll>>[];
+      try {
+        decisions = await Promise.all(Array.from({ length: 30 }, (_, i) => takeAll(takesOf(i))));
+        expect(calls).toHaveBeenCalledTimes(1);
+      } finally {
+        calls.mockRestore();
+      }
+      // The same takes, decided one after the other by a model of the two windows.
+      let [companyUsed, prefixUsed] = [0, 0];
+      const expected = Array.from({ length: 30 }, (_, i) => {
+        if (companyUsed >= 20) return { allowed: false, refused: 0, used: companyUsed, limit: 20 };
+        if (i % 3 === 0 && prefixUsed >= 4) return { allowed: false, refused: 1, used: prefixUsed, limit: 4 };
+        companyUsed += 1;
+        if (i % 3 === 0) prefixUsed += 1;
+        return { allowed: true, used: companyUsed };
+      });
+      expect(decisions.map((d) => (d.allowed ? { allowed: true, used: d.used } : { allowed: false, refused: d.refused, used: d.used, limit: d.limit }))).toEqual(expected);
+      expect((await minute.usage(company, 20)).used).toBe(20);
+      expect((await hour.usage(prefixKey, 4)).used).toBe(4);
+    });
+
     it('refuses windows on different Redis connections', async () => {
       const other = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true });
       const takes = [

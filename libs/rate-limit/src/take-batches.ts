@@ -1,0 +1,102 @@
+import type Redis from 'ioredis';
+import { runScript, SCRIPTS } from './scripts';
+
+/** One window of a take: its sorted set, its length and its limit. */
+export interface TakeWindow {
+  key: string;
+  windowMs: number;
+  limit: number;
+}
+
+/** What the script answered for one take: `index` (from 1) names the full window when refused. */
+export interface TakeOutcome {
+  allowed: boolean;
+  index: number;
+  used: number;
+  wait: number;
+}
+
+interface PendingTake {
+  slot: string;
+  windows: readonly TakeWindow[];
+  resolve: (outcome: TakeOutcome) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Takes one script call decides at most: its keys and arguments stay small. */
+const MAX_TAKES_PER_CALL = 100;
+
+/**
+ * The takes of one Redis connection, sent together: those asked for in the same tick go in one
+ * script call, and those asked for while a call is on its way go in the next one, so at hundreds
+ * of OTPs a second a round trip to Redis (and the wake-up of Redis and of the gateway it costs)
+ * serves many sends instead of one. Each take stays all-or-none; the script decides them in the
+ * order they were asked for. With nothing on its way a take goes at the end of its tick, so an
+ * idle gateway adds no wait.
+ */
+export class TakeBatches {
+  private waiting: PendingTake[] = [];
+  private sending = false;
+  private scheduled = false;
+
+  constructor(private readonly redis: Redis) {}
+
+  take(slot: string, windows: readonly TakeWindow[]): Promise<TakeOutcome> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ slot, windows, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.sending || this.scheduled || this.waiting.length === 0) return;
+    this.scheduled = true;
+    queueMicrotask(() => {
+      this.scheduled = false;
+      void this.send();
+    });
+  }
+
+  private async send(): Promise<void> {
+    if (this.sending || this.waiting.length === 0) return;
+    this.sending = true;
+    const batch = this.waiting.splice(0, MAX_TAKES_PER_CALL);
+    try {
+      const answers = await runScript(this.redis, SCRIPTS.take, ...scriptInput(batch));
+      batch.forEach((take, i) => take.resolve(outcomeAt(answers, i)));
+    } catch (error) {
+      for (const take of batch) take.reject(error);
+    } finally {
+      this.sending = false;
+      this.schedule();
+    }
+  }
+}
+
+/** The script's KEYS and ARGV for these takes (see TAKE_SCRIPT). */
+export function scriptInput(takes: readonly Pick<PendingTake, 'slot' | 'windows'>[]): [string[], (string | number)[]] {
+  const keys: string[] = [];
+  const args: (string | number)[] = [takes.length];
+  for (const take of takes) {
+    args.push(take.slot, take.windows.length);
+    for (const window of take.windows) {
+      keys.push(window.key);
+      args.push(window.windowMs, window.limit);
+    }
+  }
+  return [keys, args];
+}
+
+function outcomeAt(answers: readonly number[], i: number): TakeOutcome {
+  const [allowed, index, used, wait] = answers.slice(4 * i, 4 * i + 4);
+  return { allowed: allowed === 1, index, used, wait };
+}
+
+const batchesByConnection = new WeakMap<Redis, TakeBatches>();
+
+/** The TakeBatches of this connection (one per connection, shared by every limiter on it). */
+export function takeBatchesOn(redis: Redis): TakeBatches {
+  let batches = batchesByConnection.get(redis);
+  if (!batches) batchesByConnection.set(redis, (batches = new TakeBatches(redis)));
+  return batches;
+}
