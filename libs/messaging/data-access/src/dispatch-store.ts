@@ -7,7 +7,7 @@ import { applyReceiptsToParts, applyStoredReceipts, finalReceipts, storeEarlyRec
 import { recordedFrom, recordSubmits, recordSubmitsOpening, type SubmittedPart } from './dispatch-submits';
 import { settleMessages } from './dispatch-settle';
 import { advanceExpiryCursor, findUnansweredParts } from './receipt-expiry';
-import { jobsForTransition, type MessageTransition } from './message-events';
+import { jobsForTransitions, type MessageTransition } from './message-events';
 
 export type { DispatchMessage, DispatchPart } from './dispatch-load';
 export type { CarrierReceipt } from './dispatch-receipts';
@@ -185,7 +185,7 @@ export class DispatchStore {
       this.db,
       async (manager) => {
         const transitions = await write(manager);
-        const jobs = transitions.flatMap((transition) => jobsForTransition(transition));
+        const jobs = jobsForTransitions(transitions);
         return { transitions, outbox: { ids: await this.outbox.insertMany(manager, jobs), jobs } };
       },
       locks,

@@ -1,5 +1,5 @@
 import { QueueName } from '@mp/queue-contracts';
-import { jobsForTransition } from './message-events';
+import { jobsForTransition, jobsForTransitions } from './message-events';
 
 describe('jobsForTransition', () => {
   const at = new Date('2026-11-22T10:00:00Z');
@@ -31,19 +31,29 @@ describe('jobsForTransition', () => {
     expect(jobsForTransition({ messageId: 'm3', status: 'delivered', webhookUrl: hook }, at).map((job) => job.jobId)).toEqual(['evt-m3-delivered']);
   });
 
-  it("tells the otp app when an OTP's message is delivered, and refunds an OTP message that never left", () => {
-    const delivered = jobsForTransition({ messageId: 'm9', status: 'delivered', webhookUrl: null, otpId: 'o9' }, at);
-    expect(delivered).toEqual([
+  it("tells the otp app in one job of every OTP message a transaction delivered, and refunds an OTP message that never left", () => {
+    const jobs = jobsForTransitions(
+      [
+        { messageId: 'm9', status: 'delivered', webhookUrl: null, otpId: 'o9' },
+        { messageId: 'm10', status: 'delivered', webhookUrl: hook, otpId: 'o10' },
+        { messageId: 'm11', status: 'sent', webhookUrl: null, otpId: 'o11' },
+        { messageId: 'm12', status: 'delivered', webhookUrl: null },
+      ],
+      at,
+    );
+    expect(jobs).toEqual([
+      expect.objectContaining({ jobName: 'message.status', jobId: 'evt-m10-delivered' }),
       {
         queue: QueueName.OtpDeliver,
-        jobName: 'otp.message-settled',
-        jobId: 'otp-msg-m9-delivered',
-        data: { messageId: 'm9', status: 'delivered', occurredAt: at.toISOString() },
+        jobName: 'otp.messages-settled',
+        jobId: 'otp-msgs-m9-delivered',
+        data: { messageIds: ['m9', 'm10'], status: 'delivered', occurredAt: at.toISOString() },
         notBefore: at,
         priority: null,
       },
     ]);
-    expect(jobsForTransition({ messageId: 'm9', status: 'failed', webhookUrl: null, otpId: 'o9' }, at).map((job) => job.jobName)).toEqual(['billing.refund']);
-    expect(jobsForTransition({ messageId: 'm9', status: 'sent', webhookUrl: null, otpId: 'o9' }, at)).toEqual([]);
+    expect(jobsForTransitions([{ messageId: 'm9', status: 'failed', webhookUrl: null, otpId: 'o9' }], at).map((job) => job.jobName)).toEqual(['billing.refund']);
+    expect(jobsForTransitions([{ messageId: 'm9', status: 'sent', webhookUrl: null, otpId: 'o9' }], at)).toEqual([]);
+    expect(jobsForTransitions([], at)).toEqual([]);
   });
 });
