@@ -1,6 +1,6 @@
-import { escapeLiteral } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 import { statementName } from './prepared-query';
+import { quoteLiteral } from './sql-literal';
 
 interface SimpleQueryClient {
   query(text: string): Promise<SimpleResult | SimpleResult[]>;
@@ -110,7 +110,7 @@ async function onConnection<T>(
 
 /** A value as an SQL literal, for statements sent without parameters. */
 export function sqlLiteral(value: string | Date): string {
-  return escapeLiteral(value instanceof Date ? value.toISOString() : value);
+  return quoteLiteral(value instanceof Date ? value.toISOString() : value);
 }
 
 /** An array of values as an SQL literal of `type[]`, for statements sent without parameters. */
@@ -125,7 +125,7 @@ const preparedByConnection = new WeakMap<object, Set<string>>();
  * PostgreSQL's array syntax), quoted; PostgreSQL reads it as the parameter's type.
  */
 export function literalOf(value: unknown): string {
-  return value === null || value === undefined ? 'NULL' : escapeLiteral(Array.isArray(value) ? arrayText(value) : String(value));
+  return value === null || value === undefined ? 'NULL' : quoteLiteral(Array.isArray(value) ? arrayText(value) : String(value));
 }
 
 function arrayText(values: readonly unknown[]): string {
