@@ -67,7 +67,7 @@ export async function inTransactionOpenedWith<T>(
     let committed = false;
     const commitWith: CommitWith = async (call) => {
       await prepareOn(client, [call]);
-      const [result] = resultsOf(await client.query(`${executeSql(call.text, call.values.map(literalOf))}; COMMIT`));
+      const [result] = resultsOf(await client.query(`${sqlOf(openingOf(call))}; COMMIT`));
       committed = true;
       return result;
     };
@@ -106,6 +106,11 @@ async function onConnection<T>(
   } finally {
     await runner.release();
   }
+}
+
+/** A statement with its driver values as an opening: the values written as literals. */
+export function openingOf(call: PreparedCall): PreparedOpening {
+  return { text: call.text, args: call.values.map(literalOf) };
 }
 
 /** A value as an SQL literal, for statements sent without parameters. */

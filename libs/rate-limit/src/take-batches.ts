@@ -1,3 +1,4 @@
+import { GroupCommit } from '@mp/batching';
 import type Redis from 'ioredis';
 import { runScript, SCRIPTS } from './scripts';
 
@@ -19,62 +20,39 @@ export interface TakeOutcome {
 interface PendingTake {
   slot: string;
   windows: readonly TakeWindow[];
-  resolve: (outcome: TakeOutcome) => void;
-  reject: (error: unknown) => void;
 }
 
 /** Takes one script call decides at most: its keys and arguments stay small. */
 const MAX_TAKES_PER_CALL = 100;
 
 /**
- * The takes of one Redis connection, sent together: those asked for in the same tick go in one
- * script call, and those asked for while a call is on its way go in the next one, so at hundreds
- * of OTPs a second a round trip to Redis (and the wake-up of Redis and of the gateway it costs)
- * serves many sends instead of one. Each take stays all-or-none; the script decides them in the
- * order they were asked for. With nothing on its way a take goes at the end of its tick, so an
- * idle gateway adds no wait.
+ * The takes of one Redis connection, sent together (a GroupCommit): those asked for in the same
+ * I/O round go in one script call, and those asked for while a call is on its way go in the
+ * next one, so at hundreds of OTPs a second a round trip to Redis (and the wake-up of Redis and
+ * of the gateway it costs) serves many sends instead of one. Each take stays all-or-none; the
+ * script decides them in the order they were asked for. A failed call is not retried take by
+ * take: it may have taken slots before its answer was lost.
  */
 export class TakeBatches {
-  private waiting: PendingTake[] = [];
-  private sending = false;
-  private scheduled = false;
+  private readonly batches: GroupCommit<PendingTake, TakeOutcome>;
 
-  constructor(private readonly redis: Redis) {}
+  constructor(redis: Redis) {
+    this.batches = new GroupCommit(
+      async (takes) => {
+        const answers = await runScript(redis, SCRIPTS.take, ...scriptInput(takes));
+        return takes.map((_, i) => ({ ok: true, value: outcomeAt(answers, i) }));
+      },
+      { maxBatch: MAX_TAKES_PER_CALL, isolateFailures: false },
+    );
+  }
 
   take(slot: string, windows: readonly TakeWindow[]): Promise<TakeOutcome> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ slot, windows, resolve, reject });
-      this.schedule();
-    });
-  }
-
-  private schedule(): void {
-    if (this.sending || this.scheduled || this.waiting.length === 0) return;
-    this.scheduled = true;
-    queueMicrotask(() => {
-      this.scheduled = false;
-      void this.send();
-    });
-  }
-
-  private async send(): Promise<void> {
-    if (this.sending || this.waiting.length === 0) return;
-    this.sending = true;
-    const batch = this.waiting.splice(0, MAX_TAKES_PER_CALL);
-    try {
-      const answers = await runScript(this.redis, SCRIPTS.take, ...scriptInput(batch));
-      batch.forEach((take, i) => take.resolve(outcomeAt(answers, i)));
-    } catch (error) {
-      for (const take of batch) take.reject(error);
-    } finally {
-      this.sending = false;
-      this.schedule();
-    }
+    return this.batches.submit({ slot, windows });
   }
 }
 
 /** The script's KEYS and ARGV for these takes (see TAKE_SCRIPT). */
-export function scriptInput(takes: readonly Pick<PendingTake, 'slot' | 'windows'>[]): [string[], (string | number)[]] {
+export function scriptInput(takes: readonly PendingTake[]): [string[], (string | number)[]] {
   const keys: string[] = [];
   const args: (string | number)[] = [takes.length];
   for (const take of takes) {

@@ -1,4 +1,4 @@
-import { literalOf, queryPrepared, type PreparedOpening } from '@mp/persistence';
+import { openingOf, queryPrepared, type PreparedOpening } from '@mp/persistence';
 import type { EntityManager } from 'typeorm';
 import type { MessageTransition } from './message-events';
 
@@ -43,7 +43,7 @@ export async function recordSubmits(manager: EntityManager, records: readonly Su
 
 /** recordSubmits as a statement to send with the BEGIN and the COMMIT (inOneRoundTrip); read its row with recordedFrom. */
 export function recordSubmitsOpening(records: readonly SubmittedPart[]): PreparedOpening {
-  return { text: RECORD_SUBMITS, args: recordValues(records).map(literalOf) };
+  return openingOf({ text: RECORD_SUBMITS, values: recordValues(records) });
 }
 
 interface RecordedRow {

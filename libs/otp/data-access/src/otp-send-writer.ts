@@ -8,7 +8,7 @@ import {
   inOneRoundTrip,
   inTransactionOpenedWith,
   isUncoveredCharge,
-  literalOf,
+  openingOf,
   LedgerRepository,
   lockKeysInOrder,
   lockKeysInOrderOpening,
@@ -71,17 +71,10 @@ export interface WrittenOtps {
  */
 export async function writeOtpSends(db: DataSource, sends: readonly PreparedOtp[]): Promise<WrittenOtps> {
   try {
-    return await writeUnblockedAtOnce(db, sends);
-  } catch (error) {
-    if (hasRecentWrongCodes(error)) return writeWithBlocksRead(db, sends);
-    if (isUncoveredCharge(error)) return db.transaction((manager) => writeChargeByCharge(db, manager, sends));
-    throw error;
-  }
-}
-
-async function writeWithBlocksRead(db: DataSource, sends: readonly PreparedOtp[]): Promise<WrittenOtps> {
-  try {
-    return await writeAllCharged(db, sends);
+    return await writeUnblockedAtOnce(db, sends).catch((error: unknown) => {
+      if (hasRecentWrongCodes(error)) return writeAllCharged(db, sends);
+      throw error;
+    });
   } catch (error) {
     if (!isUncoveredCharge(error)) throw error;
     return db.transaction((manager) => writeChargeByCharge(db, manager, sends));
@@ -93,8 +86,7 @@ async function writeUnblockedAtOnce(db: DataSource, sends: readonly PreparedOtp[
   const charges = sends.map(chargeOf);
   const inserted = await insertOtps(sends, async (rows, jobs, otpRows) => {
     const statement = insertWithJobsChargingStatement(rows, jobs, charges, otpRows);
-    const insert = { text: statement.text, args: statement.values.map(literalOf) };
-    const results = await inOneRoundTrip(db, [GENERIC_PLANS, lockKeysInOrderOpening(sends.map(lockKeyOf)), noRecentWrongCodes(sends), insert]);
+    const results = await inOneRoundTrip(db, [GENERIC_PLANS, lockKeysInOrderOpening(sends.map(lockKeyOf)), noRecentWrongCodes(sends), openingOf(statement)]);
     return statement.read(results[3]?.rows[0]);
   });
   const balances = balancesAfterEach(charges, inserted.balances);
