@@ -10,21 +10,21 @@ import {
 } from '@mp/auth';
 import { ApiKeyRepository } from '@mp/persistence';
 import { GatewayEnv } from '../gateway.env';
-import { TtlCache } from '../common/ttl-cache';
+import { LoadingCache } from '../common/loading-cache';
 import type { Principal } from './principal';
 
 /** Turns what a request presents into the calling company, or nothing. */
 @Injectable()
 export class Authenticator {
-  private readonly byKeyPair: TtlCache<Principal>;
-  private readonly byKeyId: TtlCache<Principal>;
+  private readonly byKeyPair: LoadingCache<Principal>;
+  private readonly byKeyId: LoadingCache<Principal>;
 
   constructor(
     private readonly keys: ApiKeyRepository,
     private readonly config: GatewayEnv,
   ) {
-    this.byKeyPair = new TtlCache(config.AUTH_CACHE_TTL_MS);
-    this.byKeyId = new TtlCache(config.AUTH_CACHE_TTL_MS);
+    this.byKeyPair = new LoadingCache({ ttlMs: config.AUTH_CACHE_TTL_MS });
+    this.byKeyId = new LoadingCache({ ttlMs: config.AUTH_CACHE_TTL_MS });
   }
 
   async authenticate(headers: CredentialHeaders): Promise<Principal | undefined> {
@@ -42,13 +42,11 @@ export class Authenticator {
   async checkKeyPair(key: string, secret: string): Promise<Principal | undefined> {
     const pepper = this.config.API_KEY_PEPPER;
     const cacheKey = `${key}\u0000${hashApiSecret(secret, pepper).toString('base64')}`;
-    const cached = this.byKeyPair.get(cacheKey);
-    if (cached) return cached;
-    const stored = await this.keys.findActiveByKey(key);
-    if (!stored || !apiSecretMatches(secret, stored.secretHash, pepper)) return undefined;
-    const principal = { companyId: stored.companyId, apiKeyId: stored.id };
-    this.byKeyPair.set(cacheKey, principal);
-    return principal;
+    return this.byKeyPair.get(cacheKey, async () => {
+      const stored = await this.keys.findActiveByKey(key);
+      if (!stored || !apiSecretMatches(secret, stored.secretHash, pepper)) return undefined;
+      return { companyId: stored.companyId, apiKeyId: stored.id };
+    });
   }
 
   issueToken(principal: Principal): { access_token: string; expires_in: number } {
@@ -60,12 +58,10 @@ export class Authenticator {
   private async checkToken(token: string): Promise<Principal | undefined> {
     const claims = verifyAccessToken(token, this.config.JWT_SECRET);
     if (!claims) return undefined;
-    const cached = this.byKeyId.get(claims.sub);
-    if (cached) return cached.companyId === claims.cid ? cached : undefined;
-    const stored = await this.keys.findActiveById(claims.sub);
-    if (!stored || stored.companyId !== claims.cid) return undefined;
-    const principal = { companyId: stored.companyId, apiKeyId: stored.id };
-    this.byKeyId.set(claims.sub, principal);
-    return principal;
+    const principal = await this.byKeyId.get(claims.sub, async () => {
+      const stored = await this.keys.findActiveById(claims.sub);
+      return stored ? { companyId: stored.companyId, apiKeyId: stored.id } : undefined;
+    });
+    return principal?.companyId === claims.cid ? principal : undefined;
   }
 }

@@ -3,7 +3,7 @@ import { CompanyRepository } from '@mp/persistence';
 import { createRedisConnection } from '@mp/queue-runtime';
 import { releaseAll, SlidingWindowLimiter, takeAll, type RateUsage, type WindowTake } from '@mp/rate-limit';
 import type Redis from 'ioredis';
-import { TtlCache } from '../common/ttl-cache';
+import { LoadingCache } from '../common/loading-cache';
 import { GatewayEnv } from '../gateway.env';
 
 const MINUTE_MS = 60_000;
@@ -26,7 +26,7 @@ export type SendSlot =
 export class OtpRateLimiter implements OnApplicationShutdown {
   private readonly redis: Redis;
   private readonly companyWindow: SlidingWindowLimiter;
-  private readonly limits = new TtlCache<number>(LIMIT_TTL_MS);
+  private readonly limits = new LoadingCache<number>({ ttlMs: LIMIT_TTL_MS });
   private readonly prefix: string;
 
   constructor(
@@ -63,10 +63,7 @@ export class OtpRateLimiter implements OnApplicationShutdown {
 
   /** Read on every send otherwise: cached a few seconds, as the price table is. */
   private async limitOf(companyId: string): Promise<number> {
-    const cached = this.limits.get(companyId);
-    if (cached !== undefined) return cached;
-    const limit = (await this.companies.findById(companyId))?.otpRateLimit ?? DEFAULT_LIMIT;
-    this.limits.set(companyId, limit);
-    return limit;
+    const limit = await this.limits.get(companyId, async () => (await this.companies.findById(companyId))?.otpRateLimit ?? DEFAULT_LIMIT);
+    return limit ?? DEFAULT_LIMIT;
   }
 }

@@ -24,7 +24,7 @@ import { ApplicationRepository, type ApplicationEntity, type OutboxJob } from '@
 import { OutboxRelay } from '@mp/queue-runtime';
 import type { WindowTake } from '@mp/rate-limit';
 import { DataSource } from 'typeorm';
-import { TtlCache } from '../common/ttl-cache';
+import { LoadingCache } from '../common/loading-cache';
 import { GatewayEnv } from '../gateway.env';
 import { PriceBook } from '../pricing/price-book.service';
 import { resolveOtpSend, resolveOtpTarget, resolveOtpVerify, type OtpSendRequest, type OtpTargetRequest } from './otp-request';
@@ -42,7 +42,7 @@ const APPLICATION_TTL_MS = 5_000;
 /** POST /otp/send and /otp/verify: the HTTP side of libs/otp. */
 @Injectable()
 export class OtpService implements OnApplicationShutdown {
-  private readonly applicationCache = new TtlCache<ApplicationEntity>(APPLICATION_TTL_MS);
+  private readonly applicationCache = new LoadingCache<ApplicationEntity>({ ttlMs: APPLICATION_TTL_MS });
   private readonly sender: OtpSender;
   private readonly resender: OtpResender;
   private readonly verifier: OtpVerifier;
@@ -154,12 +154,8 @@ export class OtpService implements OnApplicationShutdown {
   }
 
   private async application(companyId: string, appid: string): Promise<ApplicationEntity> {
-    const key = `${companyId}:${appid}`;
-    const cached = this.applicationCache.get(key);
-    if (cached) return cached;
-    const application = await this.applications.findForCompany(companyId, appid);
+    const application = await this.applicationCache.get(`${companyId}:${appid}`, async () => (await this.applications.findForCompany(companyId, appid)) ?? undefined);
     if (!application) throw new ApiError(HttpStatus.NOT_FOUND, 'Application not found');
-    this.applicationCache.set(key, application);
     return application;
   }
 }

@@ -1,20 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import type { PriceRule } from '@mp/billing-domain';
 import { PriceRepository } from '@mp/persistence';
+import { LoadingCache } from '../common/loading-cache';
 
 const TTL_MS = 5_000;
 
 /** The price table, read at most every few seconds: it changes rarely and is read on every send. */
 @Injectable()
 export class PriceBook {
-  private cached: { rules: PriceRule[]; at: number } | undefined;
+  private readonly cache = new LoadingCache<PriceRule[]>({ ttlMs: TTL_MS });
 
   constructor(private readonly prices: PriceRepository) {}
 
   async rules(): Promise<PriceRule[]> {
-    if (!this.cached || Date.now() - this.cached.at > TTL_MS) {
-      this.cached = { rules: await this.prices.list(), at: Date.now() };
-    }
-    return this.cached.rules;
+    return (await this.cache.get('prices', () => this.prices.list())) ?? [];
   }
 }
