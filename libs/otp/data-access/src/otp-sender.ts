@@ -71,8 +71,13 @@ export class OtpSender {
         return written.outcomes;
       },
       // One group in flight: a group holds the balance row from its charge to its COMMIT, so a
-      // second one in flight mostly waited for it, and the groups were smaller.
-      { maxBatch: options.maxBatch ?? 200, concurrency: 1 },
+      // second one in flight mostly waited for it, and the groups were smaller. Each group then
+      // waits 4 ms for company (lingerMs: counted from the previous commit, or from its first
+      // send when none was in flight): at a steady 500/s the groups were ~4.6 sends, and each
+      // costs a transaction, a queue job and the dispatcher's rounds for it, whatever its size.
+      // Interleaved runs: p50 15 and 16 ms, p99 58 and 63 ms, machine 76-80% busy, against 18
+      // and 27 ms, 81 and 114 ms, 86-88%.
+      { maxBatch: options.maxBatch ?? 200, concurrency: 1, lingerMs: 4 },
     );
   }
 
