@@ -1,8 +1,13 @@
+import { setFlagsFromString } from 'node:v8';
 import { PDU } from 'smpp';
 import { useTableGsmDecoding } from './gsm-text-decoding';
 import { decodeDirectly, decodePdu } from './incoming-pdus';
 
 useTableGsmDecoding();
+
+// V8's own check of an object's representation (a runtime function, allowed from here on).
+setFlagsFromString('--allow-natives-syntax');
+const hasFastProperties = new Function('object', 'return %HasFastProperties(object)') as (object: object) => boolean;
 
 const RECEIPT_TEXT = 'id:0a1b2c3d sub:001 dlvrd:001 submit date:2611241200 done date:2611241201 stat:DELIVRD err:000 text:Hello {world} €5';
 
@@ -48,6 +53,10 @@ describe('incoming PDUs, decoded as the smpp package decodes them', () => {
     expect(decoded).toBeDefined();
     expect(decoded).toStrictEqual(new PDU(bytes));
     expect(decoded?.isResponse()).toBe(bytes.readUInt32BE(4) === 0x80000004);
+  });
+
+  it('makes objects with fast properties, not dictionary-mode ones (several times the memory)', () => {
+    for (const [, bytes] of direct) expect(hasFastProperties(decodePdu(bytes))).toBe(true);
   });
 
   it('answers a decoded receipt as the package would', () => {
