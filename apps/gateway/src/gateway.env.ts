@@ -12,7 +12,10 @@ export class GatewayEnv extends CredentialEnv {
   @PrivateInProduction()
   JWT_SECRET: string = 'dev-only-jwt-secret-change-me-000000000000000';
 
-  /** How long a verified credential is trusted without asking the database again (0 = never cached). */
+  /**
+   * The longest a verified credential is trusted without the database confirming it again; one in
+   * use is re-read in the background once half of this has passed (0 = never cached).
+   */
   @IsInt()
   @Min(0)
   @Max(300_000)
