@@ -72,12 +72,14 @@ export class OtpSender {
       },
       // One group in flight: a group holds the balance row from its charge to its COMMIT, so a
       // second one in flight mostly waited for it, and the groups were smaller. Each group then
-      // waits 4 ms for company (lingerMs: counted from the previous commit, or from its first
-      // send when none was in flight): at a steady 500/s the groups were ~4.6 sends, and each
-      // costs a transaction, a queue job and the dispatcher's rounds for it, whatever its size.
-      // Interleaved runs: p50 15 and 16 ms, p99 58 and 63 ms, machine 76-80% busy, against 18
-      // and 27 ms, 81 and 114 ms, 86-88%.
-      { maxBatch: options.maxBatch ?? 200, concurrency: 1, lingerMs: 4 },
+      // waits 8 ms for company (lingerMs: counted from the previous commit, or from its first
+      // send when none was in flight): each group costs a transaction, a queue job and the
+      // dispatcher's rounds for it, whatever its size. At a steady 500/s, no linger made groups
+      // of ~4.6 sends and 4 ms of 5-7. Interleaved 20 s runs (bench/results/README.md, otp):
+      // 4 ms against none, p99 58-63 ms against 81-114 and the machine 76-80% busy against
+      // 86-88%; 8 ms against 4, the machine 73-78% busy against 81-83%, p50 unchanged (17-22 ms),
+      // p99 69-118 ms against 72-145.
+      { maxBatch: options.maxBatch ?? 200, concurrency: 1, lingerMs: 8 },
     );
   }
 
