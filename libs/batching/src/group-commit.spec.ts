@@ -184,6 +184,50 @@ describe('GroupCommit', () => {
       expect(flushes).toEqual([[1], [2]]);
     });
 
+    describe('lingerOnlyInBursts', () => {
+      const bursty = (lingerMs: number) => {
+        const flushes: number[][] = [];
+        const batcher = new GroupCommit<number, number>(async (items) => {
+          flushes.push([...items]);
+          return items.map(ok);
+        }, { maxBatch: 100, lingerMs, lingerOnlyInBursts: true });
+        return { flushes, batcher };
+      };
+
+      it('sends an item that arrives alone, long after the one before it, at once', async () => {
+        const { flushes, batcher } = bursty(50);
+        const first = batcher.submit(1);
+        await jest.advanceTimersByTimeAsync(0);
+        await expect(first).resolves.toBe(1);
+        await jest.advanceTimersByTimeAsync(500);
+        const later = batcher.submit(2);
+        await jest.advanceTimersByTimeAsync(0);
+        await expect(later).resolves.toBe(2);
+        expect(flushes).toEqual([[1], [2]]);
+      });
+
+      it('still carries items submitted together in one flush', async () => {
+        const { flushes, batcher } = bursty(50);
+        const together = [1, 2, 3].map((n) => batcher.submit(n));
+        await jest.advanceTimersByTimeAsync(0);
+        await expect(Promise.all(together)).resolves.toEqual([1, 2, 3]);
+        expect(flushes).toEqual([[1, 2, 3]]);
+      });
+
+      it('lets an item that follows another within lingerMs linger for company', async () => {
+        const { flushes, batcher } = bursty(50);
+        void batcher.submit(1);
+        await jest.advanceTimersByTimeAsync(10);
+        void batcher.submit(2);
+        await jest.advanceTimersByTimeAsync(30);
+        void batcher.submit(3);
+        await jest.advanceTimersByTimeAsync(19);
+        expect(flushes).toEqual([[1]]);
+        await jest.advanceTimersByTimeAsync(1);
+        expect(flushes).toEqual([[1], [2, 3]]);
+      });
+    });
+
     it('idle() flushes lingering items at once', async () => {
       const { flushes, batcher } = recording(100, 60_000);
       const item = batcher.submit(7);

@@ -29,6 +29,12 @@ export interface GroupCommitOptions {
    * full batch (maxBatch) goes at once, and idle() flushes what lingers.
    */
   lingerMs?: number;
+  /**
+   * With lingerMs: an item that arrives when nothing waits or is being flushed, more than
+   * lingerMs after the item before it, goes at once. Nothing suggests company is coming, and
+   * lingering would only add to its latency: a send at a few a second is not held for others.
+   */
+  lingerOnlyInBursts?: boolean;
 }
 
 interface Waiting<I, O> {
@@ -49,6 +55,8 @@ export class GroupCommit<I, O> {
   private readonly concurrency: number;
   private readonly isolateFailures: boolean;
   private readonly lingerMs: number;
+  private readonly lingerOnlyInBursts: boolean;
+  private lastSubmitAt = Number.NEGATIVE_INFINITY;
   private running = 0;
   private scheduled = false;
   /** Set while the waiting items have lingered long enough (or must go: idle). */
@@ -65,11 +73,15 @@ export class GroupCommit<I, O> {
     this.concurrency = Math.max(1, options.concurrency ?? 1);
     this.isolateFailures = options.isolateFailures ?? true;
     this.lingerMs = Math.max(0, options.lingerMs ?? 0);
+    this.lingerOnlyInBursts = options.lingerOnlyInBursts ?? false;
     this.waiting = new LaneQueue(Math.max(1, options.lanes ?? 1));
   }
 
   /** Resolves with this item's outcome once the flush that carried it has finished. `lane` 0 is the most urgent. */
   submit(item: I, lane = 0): Promise<O> {
+    const now = Date.now();
+    if (this.lingerOnlyInBursts && this.pending === 0 && now - this.lastSubmitAt > this.lingerMs) this.released = true;
+    this.lastSubmitAt = now;
     return new Promise<O>((resolve, reject) => {
       this.waiting.push({ item, resolve, reject }, lane);
       this.schedule();

@@ -72,14 +72,13 @@ export class OtpSender {
       },
       // One group in flight: a group holds the balance row from its charge to its COMMIT, so a
       // second one in flight mostly waited for it, and the groups were smaller. Each group then
-      // waits 8 ms for company (lingerMs: counted from the previous commit, or from its first
-      // send when none was in flight): each group costs a transaction, a queue job and the
-      // dispatcher's rounds for it, whatever its size. At a steady 500/s, no linger made groups
-      // of ~4.6 sends and 4 ms of 5-7. Interleaved 20 s runs (bench/results/README.md, otp):
-      // 4 ms against none, p99 58-63 ms against 81-114 and the machine 76-80% busy against
-      // 86-88%; 8 ms against 4, the machine 73-78% busy against 81-83%, p50 unchanged (17-22 ms),
-      // p99 69-118 ms against 72-145.
-      { maxBatch: options.maxBatch ?? 200, concurrency: 1, lingerMs: 8 },
+      // waits 12 ms for company (lingerMs: counted from the previous commit, or from its first
+      // send when none was in flight), unless that send came alone, over 12 ms after the one
+      // before it (lingerOnlyInBursts: a few sends a second are not held). Each group costs a
+      // transaction, a queue job and the dispatcher's rounds for it, whatever its size: at 500/s
+      // each longer linger (0, 4, 8, 12 ms) left the machine less busy and the p50 no worse, as
+      // the sends had less CPU to wait for (bench/results/README.md, otp).
+      { maxBatch: options.maxBatch ?? 200, concurrency: 1, lingerMs: 12, lingerOnlyInBursts: true },
     );
   }
 
