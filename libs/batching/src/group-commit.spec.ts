@@ -228,6 +228,70 @@ describe('GroupCommit', () => {
       });
     });
 
+    describe('lingerTimesLastFlush', () => {
+      /** Each flush takes `flushMs[i]` (fake) milliseconds. */
+      const timed = (lingerMs: number, flushMs: number[], times = 1) => {
+        const flushes: { at: number; items: number[] }[] = [];
+        const batcher = new GroupCommit<number, number>(async (items) => {
+          flushes.push({ at: Date.now(), items: [...items] });
+          const ms = flushMs[flushes.length - 1] ?? 0;
+          if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+          return items.map(ok);
+        }, { maxBatch: 100, lingerMs, lingerTimesLastFlush: times });
+        return { flushes, batcher };
+      };
+
+      it('does not linger before any flush has been timed', async () => {
+        const { flushes, batcher } = timed(50, [0]);
+        const start = Date.now();
+        const item = batcher.submit(1);
+        await jest.advanceTimersByTimeAsync(0);
+        await expect(item).resolves.toBe(1);
+        expect(flushes).toEqual([{ at: start, items: [1] }]);
+      });
+
+      it('lingers as long as the last flush took', async () => {
+        const { flushes, batcher } = timed(50, [10, 0]);
+        const start = Date.now();
+        void batcher.submit(1);
+        await jest.advanceTimersByTimeAsync(5);
+        void batcher.submit(2);
+        await jest.advanceTimersByTimeAsync(5 + 9);
+        expect(flushes.map((f) => f.items)).toEqual([[1]]);
+        await jest.advanceTimersByTimeAsync(1);
+        expect(flushes).toEqual([
+          { at: start, items: [1] },
+          { at: start + 20, items: [2] },
+        ]);
+      });
+
+      it('lingers the given multiple of the last flush', async () => {
+        const { flushes, batcher } = timed(50, [10, 0], 2);
+        const start = Date.now();
+        void batcher.submit(1);
+        await jest.advanceTimersByTimeAsync(5);
+        void batcher.submit(2);
+        await jest.advanceTimersByTimeAsync(5 + 20);
+        expect(flushes).toEqual([
+          { at: start, items: [1] },
+          { at: start + 30, items: [2] },
+        ]);
+      });
+
+      it('lingers at most lingerMs, however long the last flush took', async () => {
+        const { flushes, batcher } = timed(20, [100, 0]);
+        const start = Date.now();
+        void batcher.submit(1);
+        await jest.advanceTimersByTimeAsync(1);
+        void batcher.submit(2);
+        await jest.advanceTimersByTimeAsync(99 + 20);
+        expect(flushes).toEqual([
+          { at: start, items: [1] },
+          { at: start + 120, items: [2] },
+        ]);
+      });
+    });
+
     it('idle() flushes lingering items at once', async () => {
       const { flushes, batcher } = recording(100, 60_000);
       const item = batcher.submit(7);

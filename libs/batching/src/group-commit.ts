@@ -35,6 +35,13 @@ export interface GroupCommitOptions {
    * lingering would only add to its latency: a send at a few a second is not held for others.
    */
   lingerOnlyInBursts?: boolean;
+  /**
+   * With lingerMs: linger this many times as long as the last flush took, and at most lingerMs.
+   * Where flushes are quick (a machine with CPU to spare) items go almost at once, and a linger
+   * adds little to their latency; where they are slow (a busy machine) the items that gather
+   * meanwhile make fewer, bigger flushes, which is what such a machine can least afford to waste.
+   */
+  lingerTimesLastFlush?: number;
 }
 
 interface Waiting<I, O> {
@@ -56,7 +63,9 @@ export class GroupCommit<I, O> {
   private readonly isolateFailures: boolean;
   private readonly lingerMs: number;
   private readonly lingerOnlyInBursts: boolean;
+  private readonly lingerTimesLastFlush: number | undefined;
   private lastSubmitAt = Number.NEGATIVE_INFINITY;
+  private lastFlushMs = 0;
   private running = 0;
   private scheduled = false;
   /** Set while the waiting items have lingered long enough (or must go: idle). */
@@ -74,6 +83,7 @@ export class GroupCommit<I, O> {
     this.isolateFailures = options.isolateFailures ?? true;
     this.lingerMs = Math.max(0, options.lingerMs ?? 0);
     this.lingerOnlyInBursts = options.lingerOnlyInBursts ?? false;
+    this.lingerTimesLastFlush = options.lingerTimesLastFlush;
     this.waiting = new LaneQueue(Math.max(1, options.lanes ?? 1));
   }
 
@@ -119,8 +129,9 @@ export class GroupCommit<I, O> {
 
   /** Whether the waiting items may go now; if not, that they will once they have lingered. */
   private mayFlush(): boolean {
-    if (this.lingerMs === 0 || this.released || this.waiting.length >= this.maxBatch) return true;
-    this.lingerTimer ??= setTimeout(() => this.release(), this.lingerMs);
+    const lingerMs = this.lingerTimesLastFlush === undefined ? this.lingerMs : Math.min(this.lingerMs, this.lingerTimesLastFlush * this.lastFlushMs);
+    if (lingerMs === 0 || this.released || this.waiting.length >= this.maxBatch) return true;
+    this.lingerTimer ??= setTimeout(() => this.release(), lingerMs);
     return false;
   }
 
@@ -129,7 +140,9 @@ export class GroupCommit<I, O> {
       const batch = this.waiting.take(this.maxBatch);
       if (this.waiting.length === 0) this.released = false;
       this.running += 1;
+      const started = Date.now();
       void this.run(batch).finally(() => {
+        this.lastFlushMs = Date.now() - started;
         this.running -= 1;
         this.pump();
         if (this.pending === 0) for (const wake of this.idleWaiters.splice(0)) wake();

@@ -72,13 +72,13 @@ export class OtpSender {
       },
       // One group in flight: a group holds the balance row from its charge to its COMMIT, so a
       // second one in flight mostly waited for it, and the groups were smaller. Each group then
-      // waits 12 ms for company (lingerMs: counted from the previous commit, or from its first
-      // send when none was in flight), unless that send came alone, over 12 ms after the one
-      // before it (lingerOnlyInBursts: a few sends a second are not held). Each group costs a
-      // transaction, a queue job and the dispatcher's rounds for it, whatever its size: at 500/s
-      // each longer linger (0, 4, 8, 12 ms) left the machine less busy and the p50 no worse, as
-      // the sends had less CPU to wait for (bench/results/README.md, otp).
-      { maxBatch: options.maxBatch ?? 200, concurrency: 1, lingerMs: 12, lingerOnlyInBursts: true },
+      // waits for company after the previous commit (or after its first send when none was in
+      // flight): twice as long as the previous group took to write, at most 12 ms, and not at
+      // all when its first send came alone, over 12 ms after the one before it. Each group costs
+      // a transaction, a queue job and the dispatcher's rounds for it, whatever its size: on a
+      // busy machine (slow writes) each longer linger (0, 4, 8, 12 ms at 500/s) left it less
+      // busy and the p50 no worse; on one with CPU to spare (quick writes) sends go almost at once.
+      { maxBatch: options.maxBatch ?? 200, concurrency: 1, lingerMs: 12, lingerOnlyInBursts: true, lingerTimesLastFlush: 2 },
     );
   }
 
