@@ -1,4 +1,4 @@
-import { GroupCommit, type ItemOutcome } from './group-commit';
+import { GroupCommit, type GroupCommitOptions, type ItemOutcome } from './group-commit';
 
 const ok = <O>(value: O): ItemOutcome<O> => ({ ok: true, value });
 
@@ -144,12 +144,12 @@ describe('GroupCommit', () => {
     beforeEach(() => jest.useFakeTimers());
     afterEach(() => jest.useRealTimers());
 
-    const recording = (maxBatch: number, lingerMs: number) => {
+    const recording = (maxBatch: number, lingerMs: number, more: Partial<GroupCommitOptions> = {}) => {
       const flushes: number[][] = [];
       const batcher = new GroupCommit<number, number>(async (items) => {
         flushes.push([...items]);
         return items.map(ok);
-      }, { maxBatch, lingerMs });
+      }, { maxBatch, lingerMs, ...more });
       return { flushes, batcher };
     };
 
@@ -185,14 +185,7 @@ describe('GroupCommit', () => {
     });
 
     describe('lingerOnlyInBursts', () => {
-      const bursty = (lingerMs: number) => {
-        const flushes: number[][] = [];
-        const batcher = new GroupCommit<number, number>(async (items) => {
-          flushes.push([...items]);
-          return items.map(ok);
-        }, { maxBatch: 100, lingerMs, lingerOnlyInBursts: true });
-        return { flushes, batcher };
-      };
+      const bursty = (lingerMs: number) => recording(100, lingerMs, { lingerOnlyInBursts: true });
 
       it('sends an item that arrives alone, long after the one before it, at once', async () => {
         const { flushes, batcher } = bursty(50);
@@ -250,44 +243,22 @@ describe('GroupCommit', () => {
         expect(flushes).toEqual([{ at: start, items: [1] }]);
       });
 
-      it('lingers as long as the last flush took', async () => {
-        const { flushes, batcher } = timed(50, [10, 0]);
+      it.each([
+        { rule: 'as long as the last flush took', lingerMs: 50, firstFlushMs: 10, times: 1, secondAt: 5, expectedAt: 20 },
+        { rule: 'the given multiple of the last flush', lingerMs: 50, firstFlushMs: 10, times: 2, secondAt: 5, expectedAt: 30 },
+        { rule: 'at most lingerMs, however long the last flush took', lingerMs: 20, firstFlushMs: 100, times: 1, secondAt: 1, expectedAt: 120 },
+      ])('lingers $rule', async ({ lingerMs, firstFlushMs, times, secondAt, expectedAt }) => {
+        const { flushes, batcher } = timed(lingerMs, [firstFlushMs, 0], times);
         const start = Date.now();
         void batcher.submit(1);
-        await jest.advanceTimersByTimeAsync(5);
+        await jest.advanceTimersByTimeAsync(secondAt);
         void batcher.submit(2);
-        await jest.advanceTimersByTimeAsync(5 + 9);
-        expect(flushes.map((f) => f.items)).toEqual([[1]]);
+        await jest.advanceTimersByTimeAsync(expectedAt - secondAt - 1);
+        expect(flushes).toEqual([{ at: start, items: [1] }]);
         await jest.advanceTimersByTimeAsync(1);
         expect(flushes).toEqual([
           { at: start, items: [1] },
-          { at: start + 20, items: [2] },
-        ]);
-      });
-
-      it('lingers the given multiple of the last flush', async () => {
-        const { flushes, batcher } = timed(50, [10, 0], 2);
-        const start = Date.now();
-        void batcher.submit(1);
-        await jest.advanceTimersByTimeAsync(5);
-        void batcher.submit(2);
-        await jest.advanceTimersByTimeAsync(5 + 20);
-        expect(flushes).toEqual([
-          { at: start, items: [1] },
-          { at: start + 30, items: [2] },
-        ]);
-      });
-
-      it('lingers at most lingerMs, however long the last flush took', async () => {
-        const { flushes, batcher } = timed(20, [100, 0]);
-        const start = Date.now();
-        void batcher.submit(1);
-        await jest.advanceTimersByTimeAsync(1);
-        void batcher.submit(2);
-        await jest.advanceTimersByTimeAsync(99 + 20);
-        expect(flushes).toEqual([
-          { at: start, items: [1] },
-          { at: start + 120, items: [2] },
+          { at: start + expectedAt, items: [2] },
         ]);
       });
     });
