@@ -26,9 +26,11 @@ const DEFAULT_POLICY: QueuePolicy = {
 
 export const QUEUE_POLICIES: { readonly [Q in QueueName]: QueuePolicy } = Object.freeze({
   [QueueName.SmsDispatch]: { ...DEFAULT_POLICY, concurrency: 32 },
-  // One OTP per job, each mostly waiting (database, carrier, the recording): enough at once that
-  // 500 a second keep flowing while each takes a few hundred milliseconds under a campaign's
-  // load. With fewer, the jobs come in faster than they finish and the wait grows to seconds.
+  // A job carries the OTPs one gateway group committed (at 500 a second ~8 each, ~60 jobs a
+  // second), and mostly waits (database, carrier, the recording): enough at once that jobs keep
+  // flowing while each takes a few hundred milliseconds under a campaign's load. Set when a job
+  // carried one OTP; with fewer, the jobs came in faster than they finished and the wait grew to
+  // seconds. A job that waits costs nothing but its promise.
   [QueueName.OtpDispatch]: { ...DEFAULT_POLICY, concurrency: 512 },
   // A batch is up to 10,000 messages: a few at once keep every bind busy (the parts of one batch
   // are submitted together), more would only queue on the database pool.
