@@ -19,7 +19,7 @@ import { BENCH_PROCESS, BULK_TARGETS, bulkVerdicts, writeBulkResults, type Accep
 import { campaignOutcome, storedCampaign, type CampaignOutcome } from './campaign-figures';
 import { tableFigures } from './database-figures';
 import { numbers, throwIfInterrupted } from './http-load';
-import { cpuLine, observe, observedDetails, type BenchProcess, type Observed } from './phase-observer';
+import { cpuLine, observe, observedDetails, perItem, perItemLine, type BenchProcess, type Observed } from './phase-observer';
 import { peakByName, runMemory, type ProcessMemory } from './process-memory';
 import { describeMachine, fileStamp, type Machine } from './results';
 
@@ -153,6 +153,7 @@ function summary(f: BulkFigures, m: BulkMeasured, host: Machine, run: BulkRun, c
     `  1,000,000 scheduled accepted in ${f.accept1M.ms} ms (HTTP ${f.accept1M.status}, ${f.accept1M.requestMB} MB); gateway peak ≤ ${BULK_TARGETS.gatewayPeak1MMiB} MiB: ${met(v.gatewayMemory1M)}`,
     `  peak MiB: ${Object.entries(f.peakRssMiB).map(([name, mib]) => `${name} ${mib}`).join(', ')} (gateway before the 1,000,000: ${f.gatewayPeakBefore1MMiB})`,
     `  CPU while dispatching (% of one core): ${cpu}`,
+    `  ${perItemLine(perItem(m.dispatch.cpu, SMALL), 'campaign message', BENCH)}`,
     `  machine: ${describeMachine(host)}; commit ${run.rev.commit}${run.rev.dirty ? ' (dirty tree)' : ''}`,
     `  written: ${path} and bench/results/README.md`,
     '',

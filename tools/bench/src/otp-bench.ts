@@ -19,7 +19,7 @@ import { WARMUP_RECIPIENTS } from './bulk-campaign';
 import { numbers, throwIfInterrupted, type LoadRequest } from './http-load';
 import { DRAIN_TIMEOUT_S, measureLoad, WARMUP_S, windowDetails, type LoadOptions, type Measured } from './measure-window';
 import { CAMPAIGN_RECIPIENTS, measureDuringCampaign, type CampaignCase } from './otp-campaign-case';
-import { cpuLine } from './phase-observer';
+import { cpuLine, perItem, perItemLine } from './phase-observer';
 import { non2xxCell, OTP_TARGETS, otpVerdicts, ratio, writeOtpResults, type OtpBenchFigures } from './otp-results';
 import { otpStages, type OtpStages } from './otp-stages';
 import { describeMachine, fileStamp, loadFigures, submitLine, type LoadFigures, type Machine, type Revision } from './results';
@@ -125,13 +125,15 @@ function details(run: OtpRun, host: Machine, alone: Alone, during: CampaignCase,
 interface Outcome {
   figures: OtpBenchFigures;
   cpu: { alone: string; during: string };
+  /** perItemLine of each window: CPU and context switches per accepted OTP. */
+  perOtp: { alone: string; during: string };
   stages: { alone: OtpStages; during: OtpStages };
 }
 
 const met = (value: boolean | null, why: string) => (value === null ? `not judged (${why})` : value ? 'met' : 'NOT met');
 
 /** The stdout lines of one window. */
-function windowLines(f: LoadFigures, overallRate: number, stages: OtpStages, cpu: string): string[] {
+function windowLines(f: LoadFigures, overallRate: number, stages: OtpStages, cpu: string, perOtp: string): string[] {
   const spread = ({ p50, p99 }: { p50: number | null; p99: number | null }) => `${p50 ?? '—'}/${p99 ?? '—'}`;
   return [
     `  ${f.acceptedPerSecond} accepted/s of ${overallRate}/s asked, over ${f.durationS} s with ${f.connections} connections (${f.accepted} accepted, non-2xx ${non2xxCell(f)}, ${f.errors} errors)`,
@@ -139,21 +141,22 @@ function windowLines(f: LoadFigures, overallRate: number, stages: OtpStages, cpu
     submitLine(f.submit, DRAIN_TIMEOUT_S),
     `  ms p50/p99: acceptance → job enqueued ${spread(stages.createdToEnqueuedMs)}, enqueued → submitted ${spread(stages.enqueuedToSubmittedMs)}; acceptance → at the simulator ${spread(stages.createdToSimulatorMs)} (${stages.simulatorSample} sampled)`,
     `  CPU (% of one core): ${cpu}`,
+    `  ${perOtp}`,
   ];
 }
 
 /** The run's lines on stdout. */
-function summary({ figures, cpu, stages }: Outcome, host: Machine, rev: Revision, path: string): string {
+function summary({ figures, cpu, perOtp, stages }: Outcome, host: Machine, rev: Revision, path: string): string {
   const verdicts = otpVerdicts(figures);
   const during = figures.duringCampaign;
   const c = during.campaign;
   const worse = `p99 ×${ratio(during.latencyMs.p99, figures.latencyMs.p99) ?? '—'}, submit p99 ×${ratio(during.submit.p99Ms, figures.submit.p99Ms) ?? '—'}`;
   return [
     'otp alone:',
-    ...windowLines(figures, figures.overallRate, stages.alone, cpu.alone),
+    ...windowLines(figures, figures.overallRate, stages.alone, cpu.alone, perOtp.alone),
     `  target API p99 ≤ ${OTP_TARGETS.apiP99Ms} ms at ${OTP_TARGETS.requestsPerSecond}/s: ${met(verdicts.api, 'rate below the target’s')}; to carrier p99 ≤ ${OTP_TARGETS.submitP99Ms} ms: ${met(verdicts.submit, '')}`,
     `otp during a ${CAMPAIGN_RECIPIENTS}-recipient campaign (accepted in ${c.acceptMs} ms; window ${c.windowStartAfterS}–${c.windowEndAfterS} s after):`,
-    ...windowLines(during, figures.overallRate, stages.during, cpu.during),
+    ...windowLines(during, figures.overallRate, stages.during, cpu.during, perOtp.during),
     `  campaign: parts submitted ${c.atWindowStart.partsSubmitted} at the window's start, ${c.atWindowEnd.partsSubmitted} at its end; all submitted ${c.allSubmittedAfterS ?? '—'} s after its answer`,
     `  target no more than ${OTP_TARGETS.duringCampaignMaxWorsePercent}% worse (${worse}): ${met(verdicts.duringCampaign, 'the campaign was all submitted before the window ended')}`,
     `  machine: ${describeMachine(host)}; commit ${rev.commit}${rev.dirty ? ' (dirty tree)' : ''}`,
@@ -172,7 +175,11 @@ async function report(bench: Bench, run: OtpRun, alone: Alone, during: CampaignC
   const cpu = { alone: cpuLine(alone.window.cpu), during: cpuLine(during.measured.window.cpu) };
   const row = { started: run.started, revision: run.rev, machine: host, figures, cpu: cpu.alone, campaignCpu: cpu.during, file };
   const path = writeOtpResults(join(run.root, 'bench/results'), row, details(run, host, alone, during, figures, limits));
-  process.stdout.write(summary({ figures, cpu, stages: { alone: alone.stages, during: during.stages } }, host, run.rev, path));
+  const perOtp = {
+    alone: perItemLine(perItem(alone.window.cpu, load.accepted), 'accepted OTP'),
+    during: perItemLine(perItem(during.measured.window.cpu, duringLoad.accepted), 'accepted OTP (the campaign’s work included)'),
+  };
+  process.stdout.write(summary({ figures, cpu, perOtp, stages: { alone: alone.stages, during: during.stages } }, host, run.rev, path));
 }
 
 /** The first window: the OTP load alone, after a warm-up; then where its OTPs waited. */

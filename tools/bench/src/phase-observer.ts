@@ -4,7 +4,7 @@
 import { cpus } from 'node:os';
 import type { Bench } from './bench-run';
 import { appName, backendPids, databaseCounters, perAccepted, WaitSampler, type DatabaseCounters } from './database-figures';
-import { cpuShares, machineBusyPercent, pidsWithCommand, pidsWithEnv, sampleCpu, type CpuSample, type CpuShare } from './process-cpu';
+import { cpuShares, machineBusyPercent, pidsWithCommand, pidsWithEnv, sampleCpu, type ContextSwitches, type CpuSample, type CpuShare } from './process-cpu';
 
 /** The name of the benchmark's own process among the CPU shares, and its label in a README cell. */
 export interface BenchProcess {
@@ -51,6 +51,7 @@ export async function observe<T>({ services, db, database }: Bench, work: () => 
   const countersBefore = await databaseCounters(db, database);
   const cpuBefore: CpuSample = sampleCpu([...apps.map((p) => p.pid), ...pgBefore, ...redisPids]);
   const benchCpuBefore = process.cpuUsage();
+  const benchSwitchesBefore = ownSwitches();
   const waits = new WaitSampler(db, database, statements);
   waits.start();
   const start = new Date();
@@ -66,19 +67,35 @@ export async function observe<T>({ services, db, database }: Bench, work: () => 
   const countersAfter = await databaseCounters(db, database);
   const cpuAfter = sampleCpu([...apps.map((p) => p.pid), ...pgPids, ...redisPids]);
   const benchCpu = process.cpuUsage(benchCpuBefore);
+  const benchSwitches = ownSwitches();
+  benchSwitches.voluntary -= benchSwitchesBefore.voluntary;
+  benchSwitches.involuntary -= benchSwitchesBefore.involuntary;
 
   const groups: Record<string, number[]> = {};
   for (const app of apps) (groups[appName(app.command)] ??= []).push(app.pid);
   groups['postgres (run)'] = pgPids;
   groups['redis-server (shared)'] = redisPids;
-  const cpu = cpuFigures(cpuBefore, cpuAfter, groups, benchCpu, benchProcess);
+  const cpu = cpuFigures(cpuBefore, cpuAfter, groups, { cpu: benchCpu, switches: benchSwitches }, benchProcess);
   return { result, start, end, cpu, countersBefore, countersAfter, waits };
 }
 
-function cpuFigures(before: CpuSample, after: CpuSample, groups: Record<string, number[]>, benchCpu: NodeJS.CpuUsage, benchProcess: BenchProcess): CpuFigures {
+/** This process's context switches so far (getrusage: all its threads). */
+function ownSwitches(): ContextSwitches {
+  const usage = process.resourceUsage();
+  return { voluntary: usage.voluntaryContextSwitches, involuntary: usage.involuntaryContextSwitches };
+}
+
+function cpuFigures(
+  before: CpuSample,
+  after: CpuSample,
+  groups: Record<string, number[]>,
+  bench: { cpu: NodeJS.CpuUsage; switches: ContextSwitches },
+  benchProcess: BenchProcess,
+): CpuFigures {
   const shares = cpuShares(before, after, groups);
   const windowS = (after.at - before.at) / 1000;
-  shares.push({ name: benchProcess.name, pids: [process.pid], percentOfOneCore: Math.round(((benchCpu.user + benchCpu.system) / 1e4 / windowS) * 10) / 10 });
+  const benchPercent = Math.round(((bench.cpu.user + bench.cpu.system) / 1e4 / windowS) * 10) / 10;
+  shares.push({ name: benchProcess.name, pids: [process.pid], percentOfOneCore: benchPercent, contextSwitches: bench.switches });
   const busy = machineBusyPercent(before, after);
   // What the machine did besides this run (other people's work on a shared machine shows here).
   const ours = shares.reduce((sum, share) => sum + share.percentOfOneCore, 0);
@@ -92,10 +109,55 @@ export function cpuLine({ shares, busy }: CpuFigures, benchProcess: BenchProcess
   return `gw ${of('gateway')} / disp ${of('sms-dispatcher')} / sim ${of('smsc-simulator')} / pg ${of('postgres (run)')} / ${benchProcess.label} ${of(benchProcess.name)} / other ${of('everything else')}; machine ${busy}%`;
 }
 
+/** How much a group used per item of a phase's work: what each costs, whatever the rate. */
+export interface PerItem {
+  name: string;
+  cpuMs: number;
+  /** Context switches (voluntary + involuntary); null where they were not read. */
+  contextSwitches: number | null;
+}
+
+/** Each process group's CPU time and context switches over the window, divided by `items`. */
+export function perItem({ shares, windowS }: CpuFigures, items: number): PerItem[] {
+  if (items <= 0) return [];
+  return shares
+    .filter((share) => share.pids.length > 0)
+    .map((share) => ({
+      name: share.name,
+      cpuMs: round3((share.percentOfOneCore / 100) * windowS * 1000 / items),
+      contextSwitches: share.contextSwitches ? round3((share.contextSwitches.voluntary + share.contextSwitches.involuntary) / items) : null,
+    }));
+}
+
+const SHORT_NAMES: Readonly<Record<string, string>> = {
+  gateway: 'gw',
+  'sms-dispatcher': 'disp',
+  'smsc-simulator': 'sim',
+  'postgres (run)': 'pg',
+  'redis-server (shared)': 'redis',
+};
+
+/** The stdout line of perItem: `per <item>, CPU ms: gw 0.3 / …; context switches: gw 0.4 / …`. */
+export function perItemLine(costs: readonly PerItem[], item: string, benchProcess: BenchProcess = LOAD_GENERATOR): string {
+  const label = (name: string) => (name === benchProcess.name ? benchProcess.label : (SHORT_NAMES[name] ?? name));
+  const cpu = costs.map((c) => `${label(c.name)} ${c.cpuMs.toFixed(2)}`).join(' / ');
+  const switches = costs.map((c) => `${label(c.name)} ${c.contextSwitches === null ? '—' : c.contextSwitches.toFixed(1)}`).join(' / ');
+  return `per ${item}, CPU ms: ${cpu}; context switches: ${switches}`;
+}
+
+function round3(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
 /** The JSON file's figures of a phase: CPU per process, PostgreSQL's work per message, its sessions. */
 export function observedDetails(observed: Observed<unknown>, messages: number, per: string): object {
   return {
-    cpu: { windowS: observed.cpu.windowS, machineBusyPercentOfAllCores: observed.cpu.busy, processes: observed.cpu.shares },
+    cpu: {
+      windowS: observed.cpu.windowS,
+      machineBusyPercentOfAllCores: observed.cpu.busy,
+      processes: observed.cpu.shares,
+      perAcceptedMessage: { note: `CPU time and context switches over the window divided by ${per}`, groups: perItem(observed.cpu, messages) },
+    },
     postgresPerAcceptedMessage: {
       note: `pg_stat_database deltas over the window divided by ${per}`,
       ...perAccepted(observed.countersBefore, observed.countersAfter, messages),

@@ -1,4 +1,5 @@
-import { cpuShares, processTicks, type CpuSample } from './process-cpu';
+import { perItem, perItemLine, type CpuFigures } from './phase-observer';
+import { cpuShares, processSwitches, processTicks, type CpuSample } from './process-cpu';
 import { fileStamp, type Machine } from './results';
 import { smsReadmeRow, smsVerdicts, type SmsBenchFigures } from './sms-results';
 
@@ -60,5 +61,44 @@ describe('bench results', () => {
       { name: 'b', pids: [2, 3], percentOfOneCore: 25 },
       { name: 'gone', pids: [4], percentOfOneCore: 0 },
     ]);
+  });
+
+  it('reads the context switches of every thread of a process, and counts each group’s over the window', () => {
+    expect(processSwitches(process.pid)).toEqual({ voluntary: expect.any(Number), involuntary: expect.any(Number) });
+    expect(processSwitches(2 ** 30)).toBeUndefined();
+    const before: CpuSample = {
+      at: 0,
+      ticks: new Map([[1, 0]]),
+      switches: new Map([[1, { voluntary: 100, involuntary: 10 }]]),
+      machine: { busy: 0, total: 0 },
+    };
+    const after: CpuSample = {
+      at: 1_000,
+      ticks: new Map([[1, 10], [2, 5]]),
+      switches: new Map([[1, { voluntary: 400, involuntary: 30 }], [2, { voluntary: 50, involuntary: 5 }]]),
+      machine: { busy: 0, total: 0 },
+    };
+    expect(cpuShares(before, after, { a: [1, 2] })).toEqual([
+      { name: 'a', pids: [1, 2], percentOfOneCore: 15, contextSwitches: { voluntary: 350, involuntary: 25 } },
+    ]);
+  });
+
+  it('divides each group’s CPU time and context switches by the items of the window', () => {
+    const cpu: CpuFigures = {
+      windowS: 10,
+      busy: 80,
+      shares: [
+        { name: 'gateway', pids: [1], percentOfOneCore: 50, contextSwitches: { voluntary: 3_000, involuntary: 1_000 } },
+        { name: 'autocannon (bench)', pids: [2], percentOfOneCore: 10 },
+        { name: 'everything else', pids: [], percentOfOneCore: 20 },
+      ],
+    };
+    const costs = perItem(cpu, 5_000);
+    expect(costs).toEqual([
+      { name: 'gateway', cpuMs: 1, contextSwitches: 0.8 },
+      { name: 'autocannon (bench)', cpuMs: 0.2, contextSwitches: null },
+    ]);
+    expect(perItemLine(costs, 'accepted request')).toBe('per accepted request, CPU ms: gw 1.00 / ac 0.20; context switches: gw 0.8 / ac —');
+    expect(perItem(cpu, 0)).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { APPS, createBenchCompany, hostMachine, newRun, RECEIPT_DELAY_MS, withBench, type Bench, type Run } from './bench-run';
 import { numbers, type LoadRequest } from './http-load';
 import { DRAIN_TIMEOUT_S, measureLoad, WARMUP_S, windowDetails, type Measured } from './measure-window';
-import { cpuLine } from './phase-observer';
+import { cpuLine, perItem, perItemLine } from './phase-observer';
 import { describeMachine, fileStamp, loadFigures, submitLine, type Machine, type Revision } from './results';
 import { SMS_TARGETS, smsVerdicts, writeSmsResults, type SmsBenchFigures, type TargetVerdicts } from './sms-results';
 
@@ -41,13 +41,14 @@ function details(run: Run, host: Machine, measured: Measured, figures: SmsBenchF
 }
 
 /** The run's lines on stdout. */
-function summary(figures: SmsBenchFigures, verdicts: TargetVerdicts, host: Machine, rev: Revision, cpu: string, path: string): string {
+function summary(figures: SmsBenchFigures, verdicts: TargetVerdicts, host: Machine, rev: Revision, cpu: { line: string; perRequest: string }, path: string): string {
   return [
     `sms: ${figures.acceptedPerSecond} accepted/s over ${figures.durationS} s with ${figures.connections} connections (${figures.accepted} accepted, ${figures.non2xx} non-2xx, ${figures.errors} errors)`,
     `  latency ms: p50 ${figures.latencyMs.p50}, p99 ${figures.latencyMs.p99}, p99.9 ${figures.latencyMs.p999}, max ${figures.latencyMs.max}`,
     submitLine(figures.submit, DRAIN_TIMEOUT_S),
     `  target ≥ ${SMS_TARGETS.acceptedPerSecond}/s with p99 ≤ ${SMS_TARGETS.p99Ms} ms: ${verdicts.throughput ? 'met' : 'NOT met'}; submit p99 ≤ ${SMS_TARGETS.submitP99Ms} ms: ${verdicts.submit ? 'met' : 'NOT met'}`,
-    `  CPU (% of one core): ${cpu}`,
+    `  CPU (% of one core): ${cpu.line}`,
+    `  ${cpu.perRequest}`,
     `  machine: ${describeMachine(host)}; commit ${rev.commit}${rev.dirty ? ' (dirty tree)' : ''}`,
     `  written: ${path} and bench/results/README.md`,
     '',
@@ -64,7 +65,8 @@ async function report(bench: Bench, measured: Measured): Promise<void> {
   const cpu = cpuLine(measured.window.cpu);
   const row = { started: run.started, revision: run.rev, machine: host, figures, cpu, file };
   const path = writeSmsResults(join(run.root, 'bench/results'), row, details(run, host, measured, figures, verdicts));
-  process.stdout.write(summary(figures, verdicts, host, run.rev, cpu, path));
+  const perRequest = perItemLine(perItem(measured.window.cpu, figures.accepted), 'accepted request');
+  process.stdout.write(summary(figures, verdicts, host, run.rev, { line: cpu, perRequest }, path));
 }
 
 export async function runSmsBench(): Promise<void> {
