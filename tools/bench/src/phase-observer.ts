@@ -67,9 +67,11 @@ export async function observe<T>({ services, db, database }: Bench, work: () => 
   const countersAfter = await databaseCounters(db, database);
   const cpuAfter = sampleCpu([...apps.map((p) => p.pid), ...pgPids, ...redisPids]);
   const benchCpu = process.cpuUsage(benchCpuBefore);
-  const benchSwitches = ownSwitches();
-  benchSwitches.voluntary -= benchSwitchesBefore.voluntary;
-  benchSwitches.involuntary -= benchSwitchesBefore.involuntary;
+  const benchSwitchesAfter = ownSwitches();
+  const benchSwitches = {
+    voluntary: benchSwitchesAfter.voluntary - benchSwitchesBefore.voluntary,
+    involuntary: benchSwitchesAfter.involuntary - benchSwitchesBefore.involuntary,
+  };
 
   const groups: Record<string, number[]> = {};
   for (const app of apps) (groups[appName(app.command)] ??= []).push(app.pid);
@@ -103,10 +105,20 @@ function cpuFigures(
   return { windowS, busy, shares };
 }
 
+/** How the stdout lines and README cells name the run's processes. */
+const SHORT_NAMES: Readonly<Record<string, string>> = {
+  gateway: 'gw',
+  'sms-dispatcher': 'disp',
+  'smsc-simulator': 'sim',
+  'postgres (run)': 'pg',
+  'redis-server (shared)': 'redis',
+};
+
 /** The CPU cell of a README row. */
 export function cpuLine({ shares, busy }: CpuFigures, benchProcess: BenchProcess = LOAD_GENERATOR): string {
   const of = (name: string) => shares.find((share) => share.name === name)?.percentOfOneCore ?? 0;
-  return `gw ${of('gateway')} / disp ${of('sms-dispatcher')} / sim ${of('smsc-simulator')} / pg ${of('postgres (run)')} / ${benchProcess.label} ${of(benchProcess.name)} / other ${of('everything else')}; machine ${busy}%`;
+  const cell = (name: string) => `${SHORT_NAMES[name]} ${of(name)}`;
+  return `${['gateway', 'sms-dispatcher', 'smsc-simulator', 'postgres (run)'].map(cell).join(' / ')} / ${benchProcess.label} ${of(benchProcess.name)} / other ${of('everything else')}; machine ${busy}%`;
 }
 
 /** How much a group used per item of a phase's work: what each costs, whatever the rate. */
@@ -128,14 +140,6 @@ export function perItem({ shares, windowS }: CpuFigures, items: number): PerItem
       contextSwitches: share.contextSwitches ? round3((share.contextSwitches.voluntary + share.contextSwitches.involuntary) / items) : null,
     }));
 }
-
-const SHORT_NAMES: Readonly<Record<string, string>> = {
-  gateway: 'gw',
-  'sms-dispatcher': 'disp',
-  'smsc-simulator': 'sim',
-  'postgres (run)': 'pg',
-  'redis-server (shared)': 'redis',
-};
 
 /** The stdout line of perItem: `per <item>, CPU ms: gw 0.3 / …; context switches: gw 0.4 / …`. */
 export function perItemLine(costs: readonly PerItem[], item: string, benchProcess: BenchProcess = LOAD_GENERATOR): string {

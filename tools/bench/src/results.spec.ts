@@ -1,4 +1,4 @@
-import { perItem, perItemLine, type CpuFigures } from './phase-observer';
+import { cpuLine, perItem, perItemLine, type CpuFigures } from './phase-observer';
 import { cpuShares, processSwitches, processTicks, type CpuSample } from './process-cpu';
 import { fileStamp, type Machine } from './results';
 import { smsReadmeRow, smsVerdicts, type SmsBenchFigures } from './sms-results';
@@ -100,5 +100,6 @@ describe('bench results', () => {
     ]);
     expect(perItemLine(costs, 'accepted request')).toBe('per accepted request, CPU ms: gw 1.00 / ac 0.20; context switches: gw 0.8 / ac —');
     expect(perItem(cpu, 0)).toEqual([]);
+    expect(cpuLine(cpu)).toBe('gw 50 / disp 0 / sim 0 / pg 0 / ac 10 / other 20; machine 80%');
   });
 });
