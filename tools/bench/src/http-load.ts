@@ -16,7 +16,17 @@ export interface LoadRequest {
   body: () => unknown;
 }
 
-export type LoadResult = autocannon.Result;
+/** When each 2xx answer's request was due and how long it took: the paced load keeps them, so a part of its window can be measured afterwards. */
+export interface AnswerTimes {
+  /** The load's start, in ms since the epoch (the clock of the database's timestamps). */
+  startedAtEpochMs: number;
+  /** ms after the start that each request was due. */
+  dueMs: number[];
+  /** Each one's latency in ms, in the same order. */
+  latencyMs: number[];
+}
+
+export type LoadResult = autocannon.Result & { answerTimes?: AnswerTimes };
 
 /** +33 6 1x xx xx xx: ten million valid French mobile numbers, a different one per request. */
 export function numbers(): () => string {

@@ -1,4 +1,4 @@
-import { campaignCell, non2xxCell, otpReadmeRow, otpVerdicts, ratio, type CampaignCaseFigures, type CampaignDuringWindow, type OtpBenchFigures } from './otp-results';
+import { campaignCell, non2xxCell, otpReadmeRow, otpVerdicts, ratio, type CampaignCaseFigures, type CampaignDuringWindow, type OtpBenchFigures, type WhileDraining } from './otp-results';
 import type { Machine } from './results';
 
 const load = {
@@ -24,7 +24,17 @@ const draining: CampaignDuringWindow = {
   atWindowEnd: { messagesMade: 42_000, partsSubmitted: 41_234, messagesFinal: 30_000 },
   allSubmittedAfterS: 31.5,
 };
-const during = (overrides: Partial<CampaignCaseFigures> = {}): CampaignCaseFigures => ({ ...load, campaign: draining, ...overrides });
+const during = (overrides: Partial<CampaignCaseFigures> = {}): CampaignCaseFigures => ({ ...load, campaign: draining, whileDraining: null, ...overrides });
+/** The campaign all submitted 12.4 s after its answer, 12.2 s into the window. */
+const drainedAt12 = { ...draining, allSubmittedAfterS: 12.4, windowStartAfterS: 0.2 };
+const part = (overrides: Partial<WhileDraining> = {}): WhileDraining => ({
+  spanS: 12.2,
+  accepted: 6_100,
+  acceptedPerSecond: 500,
+  latencyMs: { p50: 6, p99: 15, p999: 25, max: 40 },
+  submit: { samples: 6_100, p50Ms: 13, p99Ms: 48, maxMs: 90 },
+  ...overrides,
+});
 const figures = (overrides: Partial<OtpBenchFigures> = {}): OtpBenchFigures => ({ ...load, overallRate: 500, duringCampaign: during(), ...overrides });
 const host: Machine = { cpu: 'Test CPU', cores: 2, memoryGiB: 4, kernel: '6.1', node: 'v20', postgres: 'PostgreSQL 15', redis: '7' };
 const latency = (p99: number) => ({ p50: 5, p99, p999: 20, max: 31, mean: 5.6 });
@@ -92,6 +102,23 @@ describe('otp bench results', () => {
     expect(drainedAt(null)).toBe(true);
   });
 
+  it('judges the campaign case over the window until the campaign was all submitted, when that lasted 10 s', () => {
+    const judged = (whileDraining: WhileDraining | null) => otpVerdicts(figures({ duringCampaign: during({ campaign: drainedAt12, whileDraining }) })).duringCampaign;
+    // alone: p99 14, submit p99 45; the whole second window (p99 14, submit 45) would pass either way.
+    expect(judged(part())).toBe(true);
+    expect(judged(part({ latencyMs: { p50: 6, p99: 15.5, p999: 25, max: 40 } }))).toBe(false);
+    expect(judged(part({ submit: { samples: 6_100, p50Ms: 13, p99Ms: 50, maxMs: 90 } }))).toBe(false);
+    expect(judged(part({ acceptedPerSecond: 470 }))).toBe(false);
+    expect(judged(part({ spanS: 9.9 }))).toBeNull();
+    expect(judged(part({ spanS: 10 }))).toBe(true);
+    expect(judged(null)).toBeNull();
+  });
+
+  it('judges the whole window, not the part, when the campaign drained through it', () => {
+    const slowPart = part({ latencyMs: { p50: 6, p99: 99, p999: 120, max: 140 } });
+    expect(otpVerdicts(figures({ duringCampaign: during({ whileDraining: slowPart }) })).duringCampaign).toBe(true);
+  });
+
   it('gives the ratio to alone only when both figures are there', () => {
     expect(ratio(254, 231)).toBe(1.1);
     expect(ratio(300, 100)).toBe(3);
@@ -106,7 +133,14 @@ describe('otp bench results', () => {
       '**not met**: p50 5, p99 21 (×1.50), p99.9 20; submit p50 13, p99 60 (×1.33); 499 accepted/s, non-2xx 0, errors 0; campaign parts submitted 0 → 41,234 of 100,000; CPU gw 50',
     );
     const done = figures({ duringCampaign: during({ campaign: { ...draining, allSubmittedAfterS: 9.25 } }) });
-    expect(campaignCell(done, 'gw 50')).toMatch(/^— \(campaign all submitted 9\.3 s after its answer, before the window's end\): p50 5, p99 14 \(×1\.00\)/);
+    expect(campaignCell(done, 'gw 50')).toMatch(/^— \(campaign all submitted 9\.3 s after its answer, — s into the window: under the 10 s judged\): p50 5, p99 14 \(×1\.00\)/);
+    const short = figures({ duringCampaign: during({ campaign: { ...draining, allSubmittedAfterS: 9.25 }, whileDraining: part({ spanS: 9.1 }) }) });
+    expect(campaignCell(short, 'gw 50')).toMatch(/^— \(campaign all submitted 9\.3 s after its answer, 9\.1 s into the window: under the 10 s judged\): /);
+    const cut = figures({ duringCampaign: during({ campaign: drainedAt12, whileDraining: part({ latencyMs: { p50: 7, p99: 28, p999: 35, max: 40 } }) }) });
+    expect(campaignCell(cut, 'gw 50')).toBe(
+      "**not met** over the window's first 12.2 s (campaign all submitted 12.4 s after its answer): p50 7, p99 28 (×2.00), p99.9 35; submit p50 13, p99 48 (×1.07); 500 accepted/s; " +
+        'whole window: p50 5, p99 14 (×1.00), p99.9 20; submit p50 13, p99 45 (×1.00); 499 accepted/s, non-2xx 0, errors 0; campaign parts submitted 0 → 41,234 of 100,000; CPU gw 50',
+    );
     const backlog = figures({ duringCampaign: during({ submit: { ...load.submit, notSubmittedAtEnd: 7 } }) });
     expect(campaignCell(backlog, 'gw 50')).toContain('submit p50 13, p99 45 (backlog 7) (×1.00)');
   });

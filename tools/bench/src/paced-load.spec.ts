@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { LoadRequest } from './http-load';
-import { pacedLoad } from './paced-load';
+import { answeredBefore, pacedLoad } from './paced-load';
 
 interface Seen {
   method: string;
@@ -46,6 +46,11 @@ describe('pacedLoad', () => {
       expect(seen).toHaveLength(50);
       expect(seen.every((s) => s.method === 'POST' && s.url === '/otp/send' && s.key === 'mpk_test')).toBe(true);
       expect(seen.map((s) => (s.body as { n: number }).n).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+      // Each 2xx answer keeps when its request was due (every 10 ms from the start) and its latency.
+      const times = result.answerTimes;
+      expect(times?.latencyMs).toHaveLength(25);
+      expect(times?.dueMs.every((due) => due >= 0 && due < 500 && Math.abs(due - Math.round(due / 10) * 10) < 0.001)).toBe(true);
+      expect(Math.abs((times?.startedAtEpochMs ?? 0) - Date.now())).toBeLessThan(60_000);
     } finally {
       server.close();
     }
@@ -72,5 +77,12 @@ describe('pacedLoad', () => {
     expect(result.requests.total).toBe(10);
     expect(result.errors).toBe(10);
     expect(result['2xx']).toBe(0);
+  });
+
+  it('measures the part of a load before a moment: the answers to the requests due before it', () => {
+    const times = { startedAtEpochMs: 1_000_000, dueMs: [0, 10, 20, 30, 40], latencyMs: [5, 50, 7, 9, 400] };
+    expect(answeredBefore(times, 1_000_025)).toEqual({ accepted: 3, latency: { p50: 7, p99: 50, p99_9: 50, max: 50, mean: 20.7 } });
+    expect(answeredBefore(times, 1_000_000).accepted).toBe(0);
+    expect(answeredBefore(times, 1_000_041).latency.max).toBe(400);
   });
 });

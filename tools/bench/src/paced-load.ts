@@ -8,12 +8,14 @@
 // generator shares the CPUs with the service it measures, and node:http's client took ~0.3 ms of
 // CPU per request at 500/s, a sixth of a core.
 import { Pool } from 'undici';
-import type { LoadRequest, LoadResult } from './http-load';
+import type { AnswerTimes, LoadRequest, LoadResult } from './http-load';
 
 const TIMEOUT_MS = 10_000;
 
 interface Tally {
   latencies: number[];
+  /** Of each 2xx answer, in the order of `latencies`: ms after the load's start that its request was due. */
+  dues: number[];
   statusCodes: Map<number, number>;
   errors: number;
   timeouts: number;
@@ -22,7 +24,7 @@ interface Tally {
 export function pacedLoad(url: string, load: LoadRequest, connections: number, durationS: number, rate: number, stop: { stopped: boolean }): Promise<LoadResult> {
   const pool = new Pool(new URL(url).origin, { connections, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
   const headers = { 'content-type': 'application/json', 'x-api-key': load.company.api_key, 'x-api-secret': load.company.api_secret };
-  const tally: Tally = { latencies: [], statusCodes: new Map(), errors: 0, timeouts: 0 };
+  const tally: Tally = { latencies: [], dues: [], statusCodes: new Map(), errors: 0, timeouts: 0 };
   const total = Math.round(rate * durationS);
   const start = performance.now();
   let sent = 0;
@@ -30,7 +32,7 @@ export function pacedLoad(url: string, load: LoadRequest, connections: number, d
   return new Promise((resolve) => {
     const finish = () => {
       void pool.destroy();
-      resolve(resultOf(tally, (performance.now() - start) / 1000, sent));
+      resolve(resultOf(tally, (performance.now() - start) / 1000, sent, performance.timeOrigin + start));
     };
     const settled = () => {
       if (++answered === sent && (sent === total || stop.stopped)) finish();
@@ -40,7 +42,10 @@ export function pacedLoad(url: string, load: LoadRequest, connections: number, d
         async ({ statusCode, body }) => {
           await body.dump().catch(() => undefined);
           tally.statusCodes.set(statusCode, (tally.statusCodes.get(statusCode) ?? 0) + 1);
-          if (statusCode < 300) tally.latencies.push(performance.now() - dueAt);
+          if (statusCode < 300) {
+            tally.latencies.push(performance.now() - dueAt);
+            tally.dues.push(dueAt - start);
+          }
           settled();
         },
         (error: Error & { code?: string }) => {
@@ -65,10 +70,30 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
+const ms = (value: number) => Math.round(value * 10) / 10;
+
+/** p50, p99, p99.9, max and mean of latencies in ms, to one decimal; 0 without any. */
+export function latencySummary(latencies: readonly number[]): LoadResult['latency'] {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const summary = {
+    p50: ms(percentile(sorted, 50)),
+    p99: ms(percentile(sorted, 99)),
+    p99_9: ms(percentile(sorted, 99.9)),
+    max: ms(sorted[sorted.length - 1] ?? 0),
+    mean: ms(sorted.length === 0 ? 0 : sorted.reduce((sum, v) => sum + v, 0) / sorted.length),
+  };
+  return summary as LoadResult['latency'];
+}
+
+/** The 2xx answers to the requests due before `untilEpochMs`: how many, and their latency. */
+export function answeredBefore(times: AnswerTimes, untilEpochMs: number): { accepted: number; latency: LoadResult['latency'] } {
+  const cutMs = untilEpochMs - times.startedAtEpochMs;
+  const latencies = times.latencyMs.filter((_, i) => times.dueMs[i] < cutMs);
+  return { accepted: latencies.length, latency: latencySummary(latencies) };
+}
+
 /** The figures the benchmarks read from autocannon's result, from this load's tally. */
-function resultOf(tally: Tally, durationS: number, sent: number): LoadResult {
-  const sorted = [...tally.latencies].sort((a, b) => a - b);
-  const ms = (value: number) => Math.round(value * 10) / 10;
+function resultOf(tally: Tally, durationS: number, sent: number, startedAtEpochMs: number): LoadResult {
   const ok = tally.latencies.length;
   const non2xx = [...tally.statusCodes].filter(([code]) => code < 200 || code >= 300).reduce((sum, [, n]) => sum + n, 0);
   const result = {
@@ -79,13 +104,8 @@ function resultOf(tally: Tally, durationS: number, sent: number): LoadResult {
     errors: tally.errors,
     timeouts: tally.timeouts,
     statusCodeStats: Object.fromEntries([...tally.statusCodes].map(([code, count]) => [String(code), { count }])),
-    latency: {
-      p50: ms(percentile(sorted, 50)),
-      p99: ms(percentile(sorted, 99)),
-      p99_9: ms(percentile(sorted, 99.9)),
-      max: ms(sorted[sorted.length - 1] ?? 0),
-      mean: ms(ok === 0 ? 0 : sorted.reduce((sum, v) => sum + v, 0) / ok),
-    },
+    latency: latencySummary(tally.latencies),
+    answerTimes: { startedAtEpochMs, dueMs: tally.dues, latencyMs: tally.latencies },
   };
   return result as unknown as LoadResult;
 }
