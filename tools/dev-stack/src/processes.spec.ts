@@ -34,10 +34,10 @@ describe('the process list', () => {
     for (const item of STACK_PROCESSES) expect(item.entry).toMatch(/^dist\/out\/(apps|tools)\/[a-z-]+\/src\/main\.js$/);
   });
 
-  it('gives the dispatcher a larger young generation, and the image the same node flags as npm start', () => {
-    expect(STACK_PROCESSES.find((item) => item.name === 'sms-dispatcher')?.nodeFlags).toEqual(['--max-semi-space-size=64']);
+  it('gives the dispatcher a larger young generation without pretenuring, and the image the same node flags as npm start', () => {
+    expect(STACK_PROCESSES.find((item) => item.name === 'sms-dispatcher')?.nodeFlags).toEqual(['--max-semi-space-size=64', '--no-allocation-site-pretenuring']);
     const entrypoint = readFileSync(join(__dirname, '..', '..', '..', 'docker', 'entrypoint.sh'), 'utf8');
-    const imageFlags = Object.fromEntries([...entrypoint.matchAll(/^\s*([a-z-]+)\) node_flags=(.*) ;;$/gm)].map(([, app, flags]) => [app, flags.split(' ')]));
+    const imageFlags = Object.fromEntries([...entrypoint.matchAll(/^\s*([a-z-]+)\) node_flags="?(.*?)"? ;;$/gm)].map(([, app, flags]) => [app, flags.split(' ')]));
     const stackFlags = Object.fromEntries(
       STACK_PROCESSES.filter((item) => item.nodeFlags && item.entry.startsWith('dist/out/apps/')).map((item) => [item.name, [...(item.nodeFlags ?? [])]]),
     );
