@@ -10,7 +10,7 @@ import { campaignOutcome, campaignProgressAt, type CampaignOutcome } from './cam
 import { submitFigures } from './database-figures';
 import { throwIfInterrupted, type Company, type LoadRequest } from './http-load';
 import { measureWarm, type LoadOptions, type Measured } from './measure-window';
-import { MIN_DRAINING_S, type CampaignDuringWindow, type WhileDraining } from './otp-results';
+import { drainedThroughWindow, MIN_DRAINING_S, type CampaignDuringWindow, type WhileDraining } from './otp-results';
 import { answeredBefore } from './paced-load';
 import { otpStages, type OtpStages } from './otp-stages';
 
@@ -52,10 +52,9 @@ async function campaignDuringWindow(db: Client, posted: Posted, measured: Measur
  */
 async function whileDraining(db: Client, posted: Posted, measured: Measured, campaign: CampaignDuringWindow, companyId: string): Promise<WhileDraining | null> {
   const times = measured.window.result.answerTimes;
-  const { start, end } = measured.window;
-  if (times === undefined || campaign.allSubmittedAfterS === null) return null;
+  const { start } = measured.window;
+  if (times === undefined || campaign.allSubmittedAfterS === null || drainedThroughWindow(campaign)) return null;
   const until = new Date(posted.answeredAt.getTime() + campaign.allSubmittedAfterS * 1000);
-  if (until >= end) return null;
   const spanS = Math.max(0, (until.getTime() - start.getTime()) / 1000);
   const { accepted, latency } = answeredBefore(times, until.getTime());
   const submit = await submitFigures(db, start, until, companyId);

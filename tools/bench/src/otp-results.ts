@@ -206,7 +206,6 @@ export interface OtpRow {
 const count = (value: number) => value.toLocaleString('en-US');
 const times = (value: number | null) => (value === null ? '' : ` (×${value.toFixed(2)})`);
 
-/** The verdict, the second window's figures, how far the campaign got, the window's CPU. */
 /** The verdict, and over which part of the window it was judged. */
 function judgedText(alone: OtpBenchFigures): string {
   const f = alone.duringCampaign;
@@ -214,12 +213,13 @@ function judgedText(alone: OtpBenchFigures): string {
   const drainedAfter = `campaign all submitted ${fmt(f.campaign.allSubmittedAfterS, 1)} s after its answer`;
   if (met === null) return `— (${drainedAfter}, ${fmt(f.whileDraining?.spanS ?? null, 1)} s into the window: under the ${MIN_DRAINING_S} s judged)`;
   const part = f.whileDraining;
-  if (drainedThroughWindow(f.campaign) || part === null) return verdict(met);
+  if (judgedPart(f)?.partS === null || part === null) return verdict(met);
   const latency = `p50 ${fmt(part.latencyMs.p50)}, p99 ${fmt(part.latencyMs.p99)}${times(ratio(part.latencyMs.p99, alone.latencyMs.p99))}, p99.9 ${fmt(part.latencyMs.p999)}`;
   const submit = `submit p50 ${fmt(part.submit.p50Ms)}, p99 ${fmt(part.submit.p99Ms)}${times(ratio(part.submit.p99Ms, alone.submit.p99Ms))}`;
   return `${verdict(met)} over the window's first ${fmt(part.spanS, 1)} s (${drainedAfter}): ${latency}; ${submit}; ${fmt(part.acceptedPerSecond, 0)} accepted/s; whole window`;
 }
 
+/** The verdict, the second window's figures, how far the campaign got, the window's CPU. */
 export function campaignCell(alone: OtpBenchFigures, campaignCpu: string): string {
   const f = alone.duringCampaign;
   const c = f.campaign;
