@@ -30,14 +30,14 @@ describe('OutboxRelay (PostgreSQL, Redis)', () => {
   });
 
   /** Commits one outbox row per job, as a writer does, and answers their ids. */
-  async function committed(count: number): Promise<{ ids: string[]; jobs: OutboxJob[] }> {
+  async function committed(count: number, options: { notBefore?: Date; priority?: number } = {}): Promise<{ ids: string[]; jobs: OutboxJob[] }> {
     const jobs = Array.from({ length: count }, () => ({
       queue: QueueName.BillingSettle,
       jobName: 'billing.refund',
       jobId: `relay-test-${randomUUID()}`,
       data: { messageId: randomUUID() },
-      notBefore: new Date(),
-      priority: null,
+      notBefore: options.notBefore ?? new Date(),
+      priority: options.priority ?? null,
     }));
     const ids = await db.transaction((manager) => new OutboxRepository(db).insertMany(manager, jobs));
     return { ids, jobs };
@@ -69,15 +69,38 @@ describe('OutboxRelay (PostgreSQL, Redis)', () => {
     }
   });
 
-  it('leaves the rows unmarked when the queue cannot take the jobs, for the sweeper to enqueue', async () => {
-    const group = await committed(2);
-    const broken = new OutboxRelay({ queue: () => ({ addBulk: () => Promise.reject(new Error('Redis is down')) }) } as unknown as QueueProducer, db);
+  it.each([1, 3])('enqueues a relay of %i jobs with their ids, names, data, delays and priorities, once however often it is relayed', async (count) => {
+    const queue = producer.queue(QueueName.BillingSettle);
+    const due = await committed(count, { priority: 3 });
+    const later = await committed(count, { notBefore: new Date(Date.now() + 60_000) });
+    for (const group of [due, later, due, later]) await expect(relay.relay(group.ids, group.jobs)).resolves.toBe(true);
+    for (const job of due.jobs) {
+      const queued = await queue.getJob(job.jobId);
+      expect(queued).toMatchObject({ id: job.jobId, name: 'billing.refund', data: job.data, opts: { priority: 3 } });
+      expect(queued?.opts.delay ?? 0).toBe(0);
+    }
+    for (const job of later.jobs) {
+      const queued = await queue.getJob(job.jobId);
+      expect(queued).toMatchObject({ id: job.jobId, data: job.data });
+      expect(queued?.opts.delay).toBeGreaterThan(55_000);
+      expect(await queued?.getState()).toBe('delayed');
+    }
+    const ids = new Set([...due.jobs, ...later.jobs].map((job) => job.jobId));
+    const listed = (await queue.getJobs(['waiting', 'prioritized', 'delayed'], 0, -1)).filter((job) => ids.has(job.id as string));
+    expect(listed).toHaveLength(2 * count);
+    await relay.marked();
+  });
+
+  it.each([1, 2])('leaves the rows of a relay of %i jobs unmarked when the queue cannot take them, for the sweeper to enqueue', async (count) => {
+    const group = await committed(count);
+    const down = () => Promise.reject(new Error('Redis is down'));
+    const broken = new OutboxRelay({ queue: () => ({ add: down, addBulk: down }) } as unknown as QueueProducer, db);
     await expect(broken.relay(group.ids, group.jobs)).resolves.toBe(false);
     await broken.marked();
-    expect(await enqueuedAt(group.ids)).toEqual([null, null]);
-    // Only rows older than olderThanMs are swept: these two (and anything this run left) are.
+    expect(await enqueuedAt(group.ids)).toEqual(group.ids.map(() => null));
+    // Only rows older than olderThanMs are swept: these (and anything this run left) are.
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(await relay.sweep(10, 10_000)).toBeGreaterThanOrEqual(2);
+    expect(await relay.sweep(10, 10_000)).toBeGreaterThanOrEqual(count);
     expect((await enqueuedAt(group.ids)).every((at) => at instanceof Date)).toBe(true);
     for (const job of group.jobs) expect(await producer.queue(QueueName.BillingSettle).getJob(job.jobId)).toBeDefined();
   });

@@ -103,18 +103,27 @@ export class OutboxRelay implements BeforeApplicationShutdown, OnApplicationShut
     const byQueue = new Map<string, OutboxJob[]>();
     for (const job of jobs) byQueue.set(job.queue, [...(byQueue.get(job.queue) ?? []), job]);
     const now = Date.now();
-    for (const [queue, queued] of byQueue) {
-      await this.producer.queue(queue as QueueName).addBulk(
-        queued.map((job) => ({
-          name: job.jobName,
-          data: job.data,
-          opts: {
-            jobId: job.jobId,
-            delay: Math.max(0, job.notBefore.getTime() - now),
-            ...(job.priority === null ? {} : { priority: job.priority }),
-          },
-        })),
-      );
+    for (const [name, queued] of byQueue) {
+      const queue = this.producer.queue(name as QueueName);
+      const bulk = queued.map((job) => bullJob(job, now));
+      // A group commit's relay is mostly one job. BullMQ's addBulk sends even one job through an
+      // ioredis pipeline, which copies every script command of the connection: ~4% of the
+      // gateway's CPU at 500 OTPs a second, and garbage that outlived the dispatcher's scavenges.
+      if (bulk.length === 1) await queue.add(bulk[0].name, bulk[0].data, bulk[0].opts);
+      else await queue.addBulk(bulk);
     }
   }
+}
+
+/** An outbox row as BullMQ takes it: its stable id, and the delay left until it is due. */
+function bullJob(job: OutboxJob, now: number) {
+  return {
+    name: job.jobName,
+    data: job.data,
+    opts: {
+      jobId: job.jobId,
+      delay: Math.max(0, job.notBefore.getTime() - now),
+      ...(job.priority === null ? {} : { priority: job.priority }),
+    },
+  };
 }
