@@ -1,7 +1,7 @@
 import mobileExamples from 'libphonenumber-js/examples.mobile.json';
 import metadataJson from 'libphonenumber-js/metadata.max.json';
 import { createBulkPhoneValidator } from './bulk-phone-validator';
-import { parsePhoneNumber, type PhoneParse } from './phone-number';
+import { parsePhoneNumber, parsePhoneNumberWithLibrary, type PhoneParse } from './phone-number';
 
 /** mulberry32: a small seeded generator, so that a failure reproduces. */
 function prng(seed: number): () => number {
@@ -164,7 +164,7 @@ function mutations(random: Random, numbers: readonly string[], perNumber: number
   return numbers.flatMap((number) => Array.from({ length: perNumber }, () => pick(random, MUTATIONS)(number, random)));
 }
 
-const expected = (input: string): PhoneParse => parsePhoneNumber(input, { allowMissingPlus: true });
+const expected = (input: string): PhoneParse => parsePhoneNumberWithLibrary(input, { allowMissingPlus: true });
 
 function mismatches(inputs: readonly string[]) {
   const validator = createBulkPhoneValidator();
@@ -182,7 +182,19 @@ describe('createBulkPhoneValidator', () => {
   const patterned = fromPatterns(random, 4);
   const valid = [...validOnes(examples), ...validOnes(patterned)];
 
-  it('agrees with parsePhoneNumber on every mobile example, with and without +', () => {
+  it('is what parsePhoneNumber answers, which without allowMissingPlus refuses a number without + as the library does', () => {
+    const inputs = [...examples, ...examples.map((number) => number.slice(1)), ...mutations(random, valid.slice(0, 2000), 1)];
+    const { validate } = createBulkPhoneValidator();
+    const differing = inputs.filter(
+      (input) =>
+        JSON.stringify(parsePhoneNumber(input, { allowMissingPlus: true })) !== JSON.stringify(validate(input)) ||
+        JSON.stringify(parsePhoneNumber(input)) !== JSON.stringify(parsePhoneNumberWithLibrary(input)),
+    );
+    expect(inputs.filter((input) => !input.startsWith('+') && validate(input).ok).length).toBeGreaterThan(200);
+    expect(differing.slice(0, 20)).toEqual([]);
+  });
+
+  it('agrees with libphonenumber-js on every mobile example, with and without +', () => {
     expect(validOnes(examples).length).toBeGreaterThan(200);
     expect(mismatches([...examples, ...examples.map((number) => number.slice(1))])).toEqual([]);
   });

@@ -1,10 +1,11 @@
 import { CALLING_CODES, type CallingCode, type CompiledPlan } from './numbering-plans';
-import { INVALID_PHONE_NUMBER, type PhoneParse } from './phone-number';
+import { e164Candidate, INVALID, type PhoneParse } from './phone-parse';
 
 /**
- * The verdicts of `parsePhoneNumber(input, { allowMissingPlus: true })`, about 30 times faster:
- * libphonenumber-js builds its metadata objects and regular expressions anew for every number,
- * this replays its parse and isValid steps on patterns compiled once per calling code.
+ * The verdicts of libphonenumber-js (`parsePhoneNumberWithLibrary(input, { allowMissingPlus: true })`),
+ * about 30 times faster: libphonenumber-js builds its metadata objects and regular expressions
+ * anew for every number, this replays its parse and isValid steps on patterns compiled once per
+ * calling code.
  */
 export interface BulkPhoneValidator {
   validate(input: string): PhoneParse;
@@ -18,20 +19,16 @@ export interface BulkValidation {
   invalid: number[];
 }
 
-const E164 = /^\+\d{8,15}$/;
-const DIGITS_ONLY = /^\d{8,15}$/;
 const MAX_CALLING_CODE_DIGITS = 3;
 const DIGIT_ZERO = 48;
 
-const INVALID: PhoneParse = { ok: false, error: INVALID_PHONE_NUMBER };
-
 export function createBulkPhoneValidator(): BulkPhoneValidator {
-  return { validate: validatePhoneNumber, validateMany: validatePhoneNumbers };
+  return { validate: (input) => validatePhoneNumber(input, true), validateMany: validatePhoneNumbers };
 }
 
-function validatePhoneNumber(input: string): PhoneParse {
-  const text = input.trim();
-  const candidate = E164.test(text) ? text : DIGITS_ONLY.test(text) ? `+${text}` : null;
+/** parsePhoneNumber's verdict: a number without `+` is refused unless `allowMissingPlus`. */
+export function validatePhoneNumber(input: string, allowMissingPlus: boolean): PhoneParse {
+  const candidate = e164Candidate(input, allowMissingPlus);
   if (candidate === null) return INVALID;
   const country = validateCandidate(candidate);
   return country === undefined ? INVALID : { ok: true, e164: candidate, country };
@@ -40,7 +37,7 @@ function validatePhoneNumber(input: string): PhoneParse {
 function validatePhoneNumbers(inputs: readonly string[]): BulkValidation {
   const result: BulkValidation = { valid: [], invalid: [] };
   for (let index = 0; index < inputs.length; index++) {
-    const parsed = validatePhoneNumber(inputs[index]);
+    const parsed = validatePhoneNumber(inputs[index], true);
     if (parsed.ok) result.valid.push({ index, e164: parsed.e164, country: parsed.country });
     else result.invalid.push(index);
   }

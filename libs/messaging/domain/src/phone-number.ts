@@ -1,34 +1,31 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { validatePhoneNumber } from './bulk-phone-validator';
+import { e164Candidate, INVALID, type PhoneParse } from './phone-parse';
 
-/** The error text of the API for a number it cannot send to (messaging-api.md §7). */
-export const INVALID_PHONE_NUMBER = 'Invalid phone number format';
+export { INVALID_PHONE_NUMBER, type PhoneParse } from './phone-parse';
 
-export type PhoneParse =
-  | { ok: true; e164: string; country: string | null }
-  | { ok: false; error: typeof INVALID_PHONE_NUMBER };
-
-/** E.164 as the API takes it: `+` then 8 to 15 digits, nothing else (decisions.md). */
-const E164 = /^\+\d{8,15}$/;
-const DIGITS_ONLY = /^\d{8,15}$/;
-
-const INVALID: PhoneParse = { ok: false, error: INVALID_PHONE_NUMBER };
+export interface PhoneParseOptions {
+  /** Read a number without `+` as if it had one (multi-recipient strings, bulk arrays). */
+  allowMissingPlus?: boolean;
+}
 
 /**
  * Checks a number against the numbering plan (libphonenumber's full metadata). Outer whitespace
  * is trimmed; spaces, dashes, dots or parentheses inside are refused. Without `+` a number is
- * refused unless `allowMissingPlus` (multi-recipient strings, bulk arrays), which reads it as if it
- * had one. The number must already be canonical: `+4407911123456` is refused, not rewritten.
+ * refused unless `allowMissingPlus`. The number must already be canonical: `+4407911123456` is
+ * refused, not rewritten. The verdicts are libphonenumber-js's (parsePhoneNumberWithLibrary),
+ * replayed on patterns compiled once: the library builds them anew for every number, which cost
+ * ~30 µs a number, a twentieth of the gateway's CPU for each OTP.
  */
-export function parsePhoneNumber(input: string, options: { allowMissingPlus?: boolean } = {}): PhoneParse {
-  const candidate = withPlus(input.trim(), options.allowMissingPlus ?? false);
+export function parsePhoneNumber(input: string, options: PhoneParseOptions = {}): PhoneParse {
+  return validatePhoneNumber(input, options.allowMissingPlus ?? false);
+}
+
+/** parsePhoneNumber by libphonenumber-js itself: the reference the compiled plans are tested against. */
+export function parsePhoneNumberWithLibrary(input: string, options: PhoneParseOptions = {}): PhoneParse {
+  const candidate = e164Candidate(input, options.allowMissingPlus ?? false);
   if (candidate === null) return INVALID;
   const phone = parsePhoneNumberFromString(candidate);
   if (!phone || !phone.isValid() || phone.number !== candidate) return INVALID;
   return { ok: true, e164: phone.number, country: phone.country ?? null };
-}
-
-function withPlus(text: string, allowMissingPlus: boolean): string | null {
-  if (E164.test(text)) return text;
-  if (allowMissingPlus && DIGITS_ONLY.test(text)) return `+${text}`;
-  return null;
 }
