@@ -6,3 +6,4 @@ export * from './request-id';
 export * from './create-http-app';
 export * from './public.decorator';
 export * from './replayed-response';
+export * from './plain-body-check';

@@ -1,5 +1,6 @@
-import { HttpStatus, ValidationPipe, type ValidationError } from '@nestjs/common';
+import { HttpStatus, ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import { ApiError } from './api-error';
+import { compilePlainBodyCheck, instanceOfPlainBody, type PlainBodyCheck } from './plain-body-check';
 
 export interface FieldError {
   field: string;
@@ -23,7 +24,7 @@ export function fieldErrors(errors: ValidationError[], parent = ''): FieldError[
  * 400 `{ error: "<first problem, naming the field>", details: [{ field, error }] }`.
  */
 export function apiValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new ApiValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
@@ -33,4 +34,27 @@ export function apiValidationPipe(): ValidationPipe {
       return new ApiError(HttpStatus.BAD_REQUEST, details[0]?.error ?? 'Invalid request', { details });
     },
   });
+}
+
+/** The ValidationPipe, but a body that surely passes a simple DTO skips it (see compilePlainBodyCheck). */
+class ApiValidationPipe extends ValidationPipe {
+  private readonly plainChecks = new Map<unknown, PlainBodyCheck | null>();
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const dto = metadata.metatype as (new () => object) | undefined;
+    if (metadata.type === 'body' && dto && this.plainCheckOf(dto)?.(value)) return instanceOfPlainBody(dto, value as object);
+    return super.transform(value, metadata);
+  }
+
+  private plainCheckOf(dto: new () => object): PlainBodyCheck | null {
+    let check = this.plainChecks.get(dto);
+    if (check === undefined) this.plainChecks.set(dto, (check = isDtoClass(dto) ? compilePlainBodyCheck(dto) : null));
+    return check;
+  }
+}
+
+const NOT_DTOS: readonly unknown[] = [String, Boolean, Number, Array, Object, Buffer];
+
+function isDtoClass(metatype: unknown): boolean {
+  return typeof metatype === 'function' && !NOT_DTOS.includes(metatype);
 }

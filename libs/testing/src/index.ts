@@ -5,3 +5,4 @@ export * from './app-process';
 export * from './eventually';
 export * from './webhook-receiver';
 export * from './statement-spy';
+export * from './plain-body-checks';
