@@ -6,3 +6,4 @@ export * from './eventually';
 export * from './webhook-receiver';
 export * from './statement-spy';
 export * from './plain-body-checks';
+export * from './seeded-random';

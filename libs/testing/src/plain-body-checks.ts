@@ -1,5 +1,6 @@
 import { ValidationPipe } from '@nestjs/common';
 import { compilePlainBodyCheck, instanceOfPlainBody } from '@mp/http-kit';
+import { seededRandom } from './seeded-random';
 
 export interface BodySpace {
   /** Property names a body is drawn from (the DTO's and unknown ones). */
@@ -18,7 +19,7 @@ export async function checkPlainBodiesLikeThePipe(dto: new () => object, space: 
   const check = compilePlainBodyCheck(dto);
   if (!check) throw new Error(`${dto.name} has no plain body check`);
   const pipe = new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: true });
-  const random = mulberry32(space.seed);
+  const random = seededRandom(space.seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
   let fastPassed = 0;
   let pipePassed = 0;
@@ -42,16 +43,4 @@ export async function checkPlainBodiesLikeThePipe(dto: new () => object, space: 
     }
   }
   return { fastPassed, pipePassed };
-}
-
-/** mulberry32: a small seeded generator, so that a failure reproduces. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -1,19 +1,8 @@
 import mobileExamples from 'libphonenumber-js/examples.mobile.json';
 import metadataJson from 'libphonenumber-js/metadata.max.json';
+import { seededRandom } from '@mp/testing';
 import { createBulkPhoneValidator } from './bulk-phone-validator';
 import { parsePhoneNumber, parsePhoneNumberWithLibrary, type PhoneParse } from './phone-number';
-
-/** mulberry32: a small seeded generator, so that a failure reproduces. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Random = () => number;
 const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)];
@@ -177,7 +166,7 @@ function mismatches(inputs: readonly string[]) {
 const validOnes = (inputs: readonly string[]) => inputs.filter((input) => expected(input).ok);
 
 describe('createBulkPhoneValidator', () => {
-  const random = prng(20240611);
+  const random = seededRandom(20240611);
   const examples = mobileExampleNumbers();
   const patterned = fromPatterns(random, 4);
   const valid = [...validOnes(examples), ...validOnes(patterned)];
@@ -243,7 +232,7 @@ describe('createBulkPhoneValidator', () => {
 
   it('validates 100,000 numbers (time printed, not asserted)', () => {
     const plans = ['FR', 'GB', 'US', 'DE', 'IN', 'BR'].map((country) => metadata.countries[country]);
-    const pool = fromPatterns(prng(7), 400, plans);
+    const pool = fromPatterns(seededRandom(7), 400, plans);
     const inputs = Array.from({ length: 100_000 }, (_, i) => (i % 2 ? pool[i % pool.length] : pool[i % pool.length].slice(1)));
     const { validateMany } = createBulkPhoneValidator();
     const timings = [0, 1, 2].map(() => {
