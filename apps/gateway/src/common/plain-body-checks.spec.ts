@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { compilePlainBodyCheck } from '@mp/http-kit';
+import { apiValidationPipe, compilePlainBodyCheck } from '@mp/http-kit';
 import { checkPlainBodiesLikeThePipe } from '@mp/testing';
 import { getMetadataStorage } from 'class-validator';
 import { TokenRequestDto } from '../auth/token.dto';
@@ -32,5 +32,14 @@ describe('the gateway’s request bodies checked without class-validator', () =>
   it('covers the busiest bodies: an SMS and an OTP send', () => {
     expect(compilePlainBodyCheck(SmsSendDto)?.({ to: '+447911123456', message: 'Hello', from: 'Acme' })).toBe(true);
     expect(compilePlainBodyCheck(OtpSendDto)?.({ appid: 'app_1', recipient: '+447911123456' })).toBe(true);
+  });
+
+  it.each([
+    { dto: SmsSendDto, body: { to: 12, message: 'x' }, error: 'to must be a string' },
+    { dto: SmsSendDto, body: { to: '+447911123456', reference: ['x'] }, error: 'reference must be a string' },
+    { dto: OtpSendDto, body: { appid: 'app_1', recipient: 447911123456 }, error: 'recipient must be a string' },
+    { dto: SmsSendDto, body: { to: '7'.repeat(20_001) }, error: 'to is too long' },
+  ])('$dto.name: a body the pipe refuses is answered "$error"', async ({ dto, body, error }) => {
+    await expect(apiValidationPipe().transform(body, { type: 'body', metatype: dto, data: '' })).rejects.toMatchObject({ error });
   });
 });

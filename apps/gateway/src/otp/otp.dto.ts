@@ -9,26 +9,26 @@ import { Allow, IsOptional, IsString, MaxLength } from 'class-validator';
 export class OtpSendDto {
   @ApiPropertyOptional({ example: 'app_1a2b3c', description: 'Application id (required); its name fills `{{app_name}}`' })
   @IsOptional()
-  @IsString({ message: 'appid must be a string' })
   @MaxLength(100, { message: 'appid is too long' })
+  @IsString({ message: 'appid must be a string' })
   appid?: string;
 
   @ApiPropertyOptional({ example: '+447911123456', description: 'Phone number in E.164 (required). Aliases: `phone`, `to`.' })
   @IsOptional()
-  @IsString({ message: 'recipient must be a string' })
   @MaxLength(32, { message: 'recipient is too long' })
+  @IsString({ message: 'recipient must be a string' })
   recipient?: string;
 
   @ApiPropertyOptional({ description: 'Alias of `recipient`' })
   @IsOptional()
-  @IsString({ message: 'phone must be a string' })
   @MaxLength(32, { message: 'phone is too long' })
+  @IsString({ message: 'phone must be a string' })
   phone?: string;
 
   @ApiPropertyOptional({ description: 'Alias of `recipient`' })
   @IsOptional()
-  @IsString({ message: 'to must be a string' })
   @MaxLength(32, { message: 'to is too long' })
+  @IsString({ message: 'to must be a string' })
   to?: string;
 
   @ApiPropertyOptional({ enum: ['sms', 'whatsapp'], default: 'sms' })
@@ -86,26 +86,26 @@ export class OtpSendDto {
 export class OtpResendDto {
   @ApiPropertyOptional({ description: 'The id POST /otp/send answered' })
   @IsOptional()
-  @IsString({ message: 'verification_id must be a string' })
   @MaxLength(100, { message: 'verification_id is too long' })
+  @IsString({ message: 'verification_id must be a string' })
   verification_id?: string;
 
   @ApiPropertyOptional({ description: 'With `recipient`, instead of `verification_id`: the newest pending OTP of that number' })
   @IsOptional()
-  @IsString({ message: 'appid must be a string' })
   @MaxLength(100, { message: 'appid is too long' })
+  @IsString({ message: 'appid must be a string' })
   appid?: string;
 
   @ApiPropertyOptional({ description: 'Alias: `phone`' })
   @IsOptional()
-  @IsString({ message: 'recipient must be a string' })
   @MaxLength(32, { message: 'recipient is too long' })
+  @IsString({ message: 'recipient must be a string' })
   recipient?: string;
 
   @ApiPropertyOptional({ description: 'Alias of `recipient`' })
   @IsOptional()
-  @IsString({ message: 'phone must be a string' })
   @MaxLength(32, { message: 'phone is too long' })
+  @IsString({ message: 'phone must be a string' })
   phone?: string;
 }
 
@@ -113,13 +113,13 @@ export class OtpResendDto {
 export class OtpVerifyDto extends OtpResendDto {
   @ApiPropertyOptional({ example: '482910', description: 'The code (required). Alias: `code`.' })
   @IsOptional()
-  @IsString({ message: 'otp_code must be a string' })
   @MaxLength(16, { message: 'otp_code is too long' })
+  @IsString({ message: 'otp_code must be a string' })
   otp_code?: string;
 
   @ApiPropertyOptional({ description: 'Alias of `otp_code`' })
   @IsOptional()
-  @IsString({ message: 'code must be a string' })
   @MaxLength(16, { message: 'code is too long' })
+  @IsString({ message: 'code must be a string' })
   code?: string;
 }

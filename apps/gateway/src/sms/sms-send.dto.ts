@@ -8,26 +8,26 @@ import { IsOptional, IsString, MaxLength } from 'class-validator';
 export class SmsSendDto {
   @ApiPropertyOptional({ example: '+447911123456', description: 'One number, or several separated by commas and/or semicolons (at most 1000). Aliases: `phone`, `recipient`, `recipients`.' })
   @IsOptional()
-  @IsString({ message: 'to must be a string' })
   @MaxLength(20_000, { message: 'to is too long' })
+  @IsString({ message: 'to must be a string' })
   to?: string;
 
   @ApiPropertyOptional({ description: 'Alias of `to`' })
   @IsOptional()
-  @IsString({ message: 'phone must be a string' })
   @MaxLength(20_000, { message: 'phone is too long' })
+  @IsString({ message: 'phone must be a string' })
   phone?: string;
 
   @ApiPropertyOptional({ description: 'Alias of `to`' })
   @IsOptional()
-  @IsString({ message: 'recipient must be a string' })
   @MaxLength(20_000, { message: 'recipient is too long' })
+  @IsString({ message: 'recipient must be a string' })
   recipient?: string;
 
   @ApiPropertyOptional({ description: 'Alias of `to`' })
   @IsOptional()
-  @IsString({ message: 'recipients must be a string' })
   @MaxLength(20_000, { message: 'recipients is too long' })
+  @IsString({ message: 'recipients must be a string' })
   recipients?: string;
 
   @ApiPropertyOptional({
@@ -76,14 +76,14 @@ export class SmsSendDto {
 
   @ApiPropertyOptional({ example: 'order-1234', description: 'Your reference, returned with the message and its webhooks' })
   @IsOptional()
-  @IsString({ message: 'reference must be a string' })
   @MaxLength(200, { message: 'reference must be at most 200 characters' })
+  @IsString({ message: 'reference must be a string' })
   reference?: string;
 
   @ApiPropertyOptional({ example: 'https://example.com/hooks/sms', description: 'Receives message.sent, message.delivered and message.failed, signed per Standard Webhooks' })
   @IsOptional()
-  @IsString({ message: 'webhook_url must be an http(s) URL' })
   @MaxLength(2048, { message: 'webhook_url is too long' })
+  @IsString({ message: 'webhook_url must be an http(s) URL' })
   webhook_url?: string;
 }
 
