@@ -95,6 +95,15 @@ describe('apiValidationPipe', () => {
     expect(fast).not.toBe(body);
   });
 
+  it('leaves bodies of types without rules to the pipe', async () => {
+    const pipe = apiValidationPipe();
+    for (const metatype of [String, Number, Object, Array]) expect(compilePlainBodyCheck(metatype as new () => object)).toBeNull();
+    const real = new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: true });
+    for (const [value, metatype] of [['7', Number], [{ any: 1 }, Object], [['a'], Array]] as const) {
+      expect(await pipe.transform(value, bodyOf(metatype as unknown as new () => object))).toEqual(await real.transform(value, bodyOf(metatype as unknown as new () => object)));
+    }
+  });
+
   it('answers the pipe’s errors for a body it is not sure of', async () => {
     const pipe = apiValidationPipe();
     await expect(pipe.transform({ name: 'Ann', to: '123456' }, bodyOf(SimpleDto))).rejects.toThrow(ApiError);

@@ -48,13 +48,8 @@ class ApiValidationPipe extends ValidationPipe {
 
   private plainCheckOf(dto: new () => object): PlainBodyCheck | null {
     let check = this.plainChecks.get(dto);
-    if (check === undefined) this.plainChecks.set(dto, (check = isDtoClass(dto) ? compilePlainBodyCheck(dto) : null));
+    // A type without class-validator rules (String, Object, …) gets none, and the pipe as before.
+    if (check === undefined) this.plainChecks.set(dto, (check = compilePlainBodyCheck(dto)));
     return check;
   }
-}
-
-const NOT_DTOS: readonly unknown[] = [String, Boolean, Number, Array, Object, Buffer];
-
-function isDtoClass(metatype: unknown): boolean {
-  return typeof metatype === 'function' && !NOT_DTOS.includes(metatype);
 }
