@@ -1,11 +1,13 @@
 // The measured part of a run, whichever endpoint it loads: a warm-up, then the load with the CPU
 // time of the processes and the database's figures around it, then the wait until the dispatcher
-// has submitted every message of the window, and acceptance → submit from the database.
+// has submitted every message of the window, and acceptance → submit from the database and
+// acceptance → arrival at the simulator.
 import type { Bench } from './bench-run';
 import { say } from './bench-process';
 import { pendingParts, submitFigures, type SubmitFigures } from './database-figures';
 import { load, throwIfInterrupted, wasInterrupted, type LoadRequest, type LoadResult } from './http-load';
 import { observe, observedDetails, type Observed } from './phase-observer';
+import { arrivalFigures, type ArrivalFigures } from './simulator-arrivals';
 
 /** V8 is still compiling the hot paths during the first ~10 s of load: the gateway's CPU per request fell by a quarter over them. */
 export const WARMUP_S = 10;
@@ -18,6 +20,8 @@ export type Window = Observed<LoadResult>;
 export interface Measured {
   window: Window;
   submit: SubmitFigures;
+  /** Acceptance → arrival at the SMSC simulator, for every message of the window; null: the simulator could not be read. */
+  atSimulator: ArrivalFigures | null;
   /** Seconds after the load until every part of the window was submitted; null: not within DRAIN_TIMEOUT_S. */
   drainedAfterS: number | null;
 }
@@ -70,7 +74,8 @@ export async function measureWarm(bench: Bench, url: string, request: LoadReques
   const window = await measureWindow(bench, url, request, options);
   const drainedAfterS = await drain(db, window.start, window.end, options.companyId);
   const submit = await submitFigures(db, window.start, window.end, options.companyId);
-  return { window, submit, drainedAfterS };
+  const atSimulator = await arrivalFigures(db, bench.simulatorUrl, window.start, window.end, options.companyId);
+  return { window, submit, atSimulator, drainedAfterS };
 }
 
 /** The JSON file's figures of the window besides the load's: CPU per process, PostgreSQL's work. */

@@ -22,7 +22,7 @@ import { CAMPAIGN_RECIPIENTS, measureDuringCampaign, type CampaignCase } from '.
 import { cpuLine, perItem, perItemLine } from './phase-observer';
 import { judgedPart, MIN_DRAINING_S, non2xxCell, OTP_TARGETS, otpVerdicts, ratio, writeOtpResults, type OtpBenchFigures, type WhileDraining } from './otp-results';
 import { otpStages, type OtpStages } from './otp-stages';
-import { describeMachine, fileStamp, loadFigures, submitLine, type LoadFigures, type Machine, type Revision } from './results';
+import { arrivalLine, describeMachine, fileStamp, loadFigures, submitLine, type LoadFigures, type Machine, type Revision } from './results';
 
 /** The highest value the admin tool takes for either limit. */
 const RAISED_LIMIT = 1_000_000;
@@ -139,7 +139,8 @@ function windowLines(f: LoadFigures, overallRate: number, stages: OtpStages, cpu
     `  ${f.acceptedPerSecond} accepted/s of ${overallRate}/s asked, over ${f.durationS} s with ${f.connections} connections (${f.accepted} accepted, non-2xx ${non2xxCell(f)}, ${f.errors} errors)`,
     `  latency ms: p50 ${f.latencyMs.p50}, p99 ${f.latencyMs.p99}, p99.9 ${f.latencyMs.p999}, max ${f.latencyMs.max}`,
     submitLine(f.submit, DRAIN_TIMEOUT_S),
-    `  ms p50/p99: acceptance → job enqueued ${spread(stages.createdToEnqueuedMs)}, enqueued → submitted ${spread(stages.enqueuedToSubmittedMs)}; acceptance → at the simulator ${spread(stages.createdToSimulatorMs)} (${stages.simulatorSample} sampled)`,
+    arrivalLine(f.atSimulator),
+    `  ms p50/p99: acceptance → job enqueued ${spread(stages.createdToEnqueuedMs)}, enqueued → submitted ${spread(stages.enqueuedToSubmittedMs)}`,
     `  CPU (% of one core): ${cpu}`,
     `  ${perOtp}`,
   ];
@@ -179,8 +180,8 @@ function summary({ figures, cpu, perOtp, stages }: Outcome, host: Machine, rev: 
 
 /** Writes bench/results/otp-<date>.json and the README row, and prints the summary. */
 async function report(bench: Bench, run: OtpRun, alone: Alone, during: CampaignCase, limits: RaisedLimits): Promise<void> {
-  const duringLoad = loadFigures(during.measured.window.result, run.connections, during.measured.submit, during.measured.drainedAfterS);
-  const load = loadFigures(alone.window.result, run.connections, alone.submit, alone.drainedAfterS);
+  const duringLoad = loadFigures(during.measured.window.result, run.connections, during.measured.submit, during.measured.drainedAfterS, during.measured.atSimulator);
+  const load = loadFigures(alone.window.result, run.connections, alone.submit, alone.drainedAfterS, alone.atSimulator);
   const figures: OtpBenchFigures = { ...load, overallRate: run.overallRate, duringCampaign: { ...duringLoad, campaign: during.campaign, whileDraining: during.whileDraining } };
   const host = await hostMachine(bench);
   const file = `otp-${fileStamp(run.started)}.json`;
@@ -198,7 +199,7 @@ async function report(bench: Bench, run: OtpRun, alone: Alone, during: CampaignC
 async function measureAlone(bench: Bench, gatewayUrl: string, request: LoadRequest, options: LoadOptions, companyId: string): Promise<Alone> {
   say('first window: the OTP load alone');
   const alone = await measureLoad(bench, gatewayUrl, request, options);
-  return { ...alone, stages: await otpStages(bench.db, bench.simulatorUrl, companyId, alone.window.start, alone.window.end) };
+  return { ...alone, stages: await otpStages(bench.db, companyId, alone.window.start, alone.window.end) };
 }
 
 export async function runOtpBench(): Promise<void> {

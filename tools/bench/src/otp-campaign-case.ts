@@ -94,6 +94,6 @@ export async function measureDuringCampaign(
   const companyId = options.companyId as string;
   const part = await whileDraining(db, posted, measured, campaign, companyId);
   if (part !== null) say(`the campaign was all submitted ${part.spanS} s into the window: the target is judged over that part if it is at least ${MIN_DRAINING_S} s`);
-  const stages = await otpStages(db, bench.simulatorUrl, companyId, measured.window.start, measured.window.end);
+  const stages = await otpStages(db, companyId, measured.window.start, measured.window.end);
   return { posted, measured, campaign, whileDraining: part, outcomeAfterDrain, simulator: await simulatorStats(bench.simulatorUrl), stages };
 }

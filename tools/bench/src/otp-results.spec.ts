@@ -13,6 +13,7 @@ const load = {
   errors: 0,
   timeouts: 0,
   submit: { samples: 7_500, p50Ms: 12.5, p99Ms: 45, maxMs: 80, notSubmittedAtEnd: 0, drainedAfterS: 0.5 },
+  atSimulator: { messages: 7_500, arrived: 7_500, p50Ms: 10, p99Ms: 40, maxMs: 70 },
 };
 /** A campaign still draining when the window ended. */
 const draining: CampaignDuringWindow = {

@@ -7,6 +7,7 @@ import { cpus, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { SubmitFigures } from './database-figures';
 import type { LoadResult } from './http-load';
+import type { ArrivalFigures } from './simulator-arrivals';
 import { withRow, type ReadmeSection } from './readme-sections';
 
 export interface Revision {
@@ -48,9 +49,11 @@ export interface LoadFigures {
   errors: number;
   timeouts: number;
   submit: SubmitBlock;
+  /** messages.created_at → the message's arrival at the SMSC simulator; null: the simulator could not be read. */
+  atSimulator: ArrivalFigures | null;
 }
 
-export function loadFigures(result: LoadResult, connections: number, submit: SubmitFigures, drainedAfterS: number | null): LoadFigures {
+export function loadFigures(result: LoadResult, connections: number, submit: SubmitFigures, drainedAfterS: number | null, atSimulator: ArrivalFigures | null): LoadFigures {
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat.count ?? 0]));
   return {
     durationS: result.duration,
@@ -64,7 +67,13 @@ export function loadFigures(result: LoadResult, connections: number, submit: Sub
     errors: result.errors,
     timeouts: result.timeouts,
     submit: { samples: submit.samples, p50Ms: submit.p50Ms, p99Ms: submit.p99Ms, maxMs: submit.maxMs, notSubmittedAtEnd: submit.pending, drainedAfterS },
+    atSimulator,
   };
+}
+
+/** Every message of the window reached the simulator, within `p99Ms` at p99. */
+export function arrivalMet(atSimulator: ArrivalFigures | null, p99Ms: number): boolean {
+  return atSimulator !== null && atSimulator.messages > 0 && atSimulator.arrived === atSimulator.messages && atSimulator.p99Ms !== null && atSimulator.p99Ms <= p99Ms;
 }
 
 /** Every part of the window submitted, within `p99Ms` at p99. */
@@ -127,6 +136,14 @@ export function submitLine(submit: SubmitBlock, drainTimeoutS: number): string {
   const backlog =
     submit.drainedAfterS === null ? `${submit.notSubmittedAtEnd} parts still pending after ${drainTimeoutS} s` : `backlog drained ${submit.drainedAfterS} s after the load`;
   return `  acceptance → submit ms: p50 ${submit.p50Ms}, p99 ${submit.p99Ms}, max ${submit.maxMs} over ${submit.samples} parts; ${backlog}`;
+}
+
+/** The stdout line of the acceptance → arrival at the simulator figures. */
+export function arrivalLine(atSimulator: ArrivalFigures | null): string {
+  if (atSimulator === null) return '  acceptance → at the simulator: its inspection API could not be read';
+  const missing = atSimulator.messages - atSimulator.arrived;
+  const notThere = missing > 0 ? ` (${missing} of ${atSimulator.messages} not there)` : '';
+  return `  acceptance → at the simulator ms: p50 ${atSimulator.p50Ms}, p99 ${atSimulator.p99Ms}, max ${atSimulator.maxMs} over ${atSimulator.arrived} messages${notThere}`;
 }
 
 /** Writes the run's JSON file and adds its row to its README section; returns the JSON file's path. */

@@ -1,10 +1,10 @@
 // The SMS benchmark's targets, verdicts, README section and row.
 import type { ReadmeSection } from './readme-sections';
 import {
+  arrivalMet,
   describeMachine,
   fmt,
   runCells,
-  submitMet,
   submitP99Cell,
   tableRow,
   verdict,
@@ -27,7 +27,8 @@ export interface TargetVerdicts {
 export function smsVerdicts(figures: SmsBenchFigures): TargetVerdicts {
   return {
     throughput: figures.acceptedPerSecond >= SMS_TARGETS.acceptedPerSecond && figures.latencyMs.p99 <= SMS_TARGETS.p99Ms,
-    submit: submitMet(figures.submit, SMS_TARGETS.submitP99Ms),
+    // The issue's point: submit_sm at the simulator (the record's time is later, an upper bound).
+    submit: arrivalMet(figures.atSimulator, SMS_TARGETS.submitP99Ms),
   };
 }
 
@@ -52,13 +53,14 @@ request to a different valid number.
 | p50, p99, p99.9 | latency of the 2xx answers in ms, as autocannon measures it (whole milliseconds) |
 | non-2xx, errors | answers other than 2xx; connection errors and timeouts |
 | submit p50, p99 | ms from \`messages.created_at\` (the acceptance transaction) to \`message_parts.submitted_at\` (the dispatcher starting to record the carrier's submit_sm_resp), over the messages accepted in the window: an upper bound of acceptance → submit_sm. \`backlog\`: parts still not submitted when the dispatcher was given up on |
+| at sim p50, p99 | ms from \`messages.created_at\` to the message's arrival at the SMSC simulator (its \`received_at\`, joined on the carrier's message id), over every message accepted in the window: acceptance → submit_sm as the issue measures it. Rows before 2026-11-25 12:00 UTC do not have it |
 | target: accept | the issue's target, ≥ ${SMS_TARGETS.acceptedPerSecond} accepted/s with p99 ≤ ${SMS_TARGETS.p99Ms} ms |
-| target: submit | the issue's target, submit_sm within ${SMS_TARGETS.submitP99Ms} ms at p99 |
+| target: submit | the issue's target, submit_sm within ${SMS_TARGETS.submitP99Ms} ms at p99: judged at the simulator (\`at sim p99\`) since 2026-11-25 12:00 UTC, on \`submit p99\` before; every message must have arrived |
 | CPU | percent of one core over the window: gateway / sms-dispatcher / simulator / PostgreSQL backends of the run / autocannon / everything else on the machine except Redis (other people's processes; Redis is in the JSON file); then the machine-wide busy share of all cores |
 
 Machine of the first run: ${describeMachine(host)}. Rows from another machine say so in \`machine\`.`,
-    tableHeader: `| date | commit | machine | dur | conns | accepted/s | p50 | p99 | p99.9 | non-2xx | errors | submit p50 | submit p99 | target: accept | target: submit | CPU | file |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+    tableHeader: `| date | commit | machine | dur | conns | accepted/s | p50 | p99 | p99.9 | non-2xx | errors | submit p50 | submit p99 | at sim p50 | at sim p99 | target: accept | target: submit | CPU | file |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 `,
   };
 }
@@ -86,11 +88,19 @@ export function smsReadmeRow({ started, revision: rev, machine: host, figures: f
     String(f.errors),
     fmt(f.submit.p50Ms),
     submitP99Cell(f.submit),
+    fmt(f.atSimulator?.p50Ms ?? null),
+    arrivalP99Cell(f),
     verdict(verdicts.throughput),
     verdict(verdicts.submit),
     cpu,
     `[${file}](${file})`,
   ]);
+}
+
+function arrivalP99Cell({ atSimulator }: SmsBenchFigures): string {
+  if (atSimulator === null) return '—';
+  const missing = atSimulator.messages - atSimulator.arrived;
+  return missing > 0 ? `${fmt(atSimulator.p99Ms)} (${missing} not there)` : fmt(atSimulator.p99Ms);
 }
 
 /** Writes bench/results/<row.file> and the row in the README's sms section; returns the JSON file's path. */
