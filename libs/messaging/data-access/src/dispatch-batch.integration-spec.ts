@@ -200,6 +200,18 @@ describe('DispatchStore batches (PostgreSQL)', () => {
       [a, HOOK, [1]],
     ]);
     expect(loaded[0]).toMatchObject({ status: 'queued', body: LONG, sender: 'Acme' });
+    // Exactly the fields of a DispatchMessage, nothing of the row left over.
+    expect(loaded[1]).toEqual({
+      id: a,
+      status: 'queued',
+      sender: 'Acme',
+      recipient: expect.stringMatching(/^\+\d+$/),
+      body: SHORT,
+      bodySealed: false,
+      route: expect.any(String),
+      webhookUrl: HOOK,
+      parts: [{ index: 1, status: 'pending', userMessageReference: expect.any(Number), carrierMessageId: null }],
+    });
     expect(await store.loadMany([])).toEqual([]);
     expect(await store.load(missing)).toBeNull();
     expect((await store.load(a))?.webhookUrl).toBe(HOOK);

@@ -51,18 +51,34 @@ export async function loadMessages(db: DataSource, messageIds: readonly string[]
      FROM unnest($1::uuid[]) AS k(id) JOIN messages m ON m.id = k.id`,
     [ids],
   );
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.flatMap((id) => {
+  const byId = new Map<string, MessageRow>();
+  for (const row of rows) byId.set(row.id, row);
+  const messages: DispatchMessage[] = [];
+  for (const id of ids) {
     const row = byId.get(id);
-    if (!row) return [];
-    const { webhook_url: webhookUrl, body_sealed: bodySealed, parts, ...fields } = row;
-    return [
-      {
-        ...fields,
-        bodySealed,
-        webhookUrl,
-        parts: (parts ?? []).map(([index, status, userMessageReference, carrierMessageId]) => ({ index, status, userMessageReference, carrierMessageId })),
-      },
-    ];
-  });
+    if (row) messages.push(dispatchMessageOf(row));
+  }
+  return messages;
+}
+
+/**
+ * Field by field, not `{ ...rest }` of the row through flatMap: made that way, ~60% of these
+ * objects' bytes survived two scavenges although each lives ~10 ms, and the dispatcher's old
+ * generation grew twice as fast (bench/results/README.md, sms), making its full collections,
+ * which stop it, come that much sooner.
+ */
+function dispatchMessageOf(row: MessageRow): DispatchMessage {
+  const parts: DispatchPart[] = [];
+  for (const [index, status, userMessageReference, carrierMessageId] of row.parts ?? []) parts.push({ index, status, userMessageReference, carrierMessageId });
+  return {
+    id: row.id,
+    status: row.status,
+    sender: row.sender,
+    recipient: row.recipient,
+    body: row.body,
+    bodySealed: row.body_sealed,
+    route: row.route,
+    webhookUrl: row.webhook_url,
+    parts,
+  };
 }
