@@ -49,7 +49,7 @@ fi
 # Node's own options for an app, as `npm start` gives them (tools/dev-stack/src/processes.ts).
 node_flags=
 case "$APP" in
-  sms-dispatcher) node_flags="--max-semi-space-size=64 --no-allocation-site-pretenuring" ;;
+  sms-dispatcher) node_flags="--max-semi-space-size=64 --no-allocation-site-pretenuring --heap-growing-percent=200" ;;
 esac
 # shellcheck disable=SC2086 # node_flags is a list of words
 exec node $node_flags -r ./tools/runtime/register.js "$main" "$@"

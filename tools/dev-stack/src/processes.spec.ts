@@ -34,8 +34,12 @@ describe('the process list', () => {
     for (const item of STACK_PROCESSES) expect(item.entry).toMatch(/^dist\/out\/(apps|tools)\/[a-z-]+\/src\/main\.js$/);
   });
 
-  it('gives the dispatcher a larger young generation without pretenuring, and the image the same node flags as npm start', () => {
-    expect(STACK_PROCESSES.find((item) => item.name === 'sms-dispatcher')?.nodeFlags).toEqual(['--max-semi-space-size=64', '--no-allocation-site-pretenuring']);
+  it('gives the dispatcher a larger young generation without pretenuring and a roomier old one, and the image the same node flags as npm start', () => {
+    expect(STACK_PROCESSES.find((item) => item.name === 'sms-dispatcher')?.nodeFlags).toEqual([
+      '--max-semi-space-size=64',
+      '--no-allocation-site-pretenuring',
+      '--heap-growing-percent=200',
+    ]);
     const entrypoint = readFileSync(join(__dirname, '..', '..', '..', 'docker', 'entrypoint.sh'), 'utf8');
     const imageFlags = Object.fromEntries([...entrypoint.matchAll(/^\s*([a-z-]+)\) node_flags="?(.*?)"? ;;$/gm)].map(([, app, flags]) => [app, flags.split(' ')]));
     const stackFlags = Object.fromEntries(
