@@ -1,4 +1,4 @@
-import { HttpStatus, ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
+import { HttpStatus, ValidationPipe, type ArgumentMetadata, type ValidationError, type ValidationPipeOptions } from '@nestjs/common';
 import { ApiError } from './api-error';
 import { compilePlainBodyCheck, instanceOfPlainBody, type PlainBodyCheck } from './plain-body-check';
 
@@ -24,7 +24,16 @@ export function fieldErrors(errors: ValidationError[], parent = ''): FieldError[
  * 400 `{ error: "<first problem, naming the field>", details: [{ field, error }] }`.
  */
 export function apiValidationPipe(): ValidationPipe {
-  return new ApiValidationPipe({
+  return new ApiValidationPipe(apiValidationOptions());
+}
+
+/** The global pipe without its fast path: what a body that skips it would have met (for tests). */
+export function referenceValidationPipe(): ValidationPipe {
+  return new ValidationPipe(apiValidationOptions());
+}
+
+function apiValidationOptions(): ValidationPipeOptions {
+  return {
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
@@ -33,7 +42,7 @@ export function apiValidationPipe(): ValidationPipe {
       const details = fieldErrors(errors);
       return new ApiError(HttpStatus.BAD_REQUEST, details[0]?.error ?? 'Invalid request', { details });
     },
-  });
+  };
 }
 
 /** The ValidationPipe, but a body that surely passes a simple DTO skips it (see compilePlainBodyCheck). */

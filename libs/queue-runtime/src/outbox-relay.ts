@@ -101,7 +101,11 @@ export class OutboxRelay implements BeforeApplicationShutdown, OnApplicationShut
 
   private async enqueue(jobs: readonly OutboxJob[]): Promise<void> {
     const byQueue = new Map<string, OutboxJob[]>();
-    for (const job of jobs) byQueue.set(job.queue, [...(byQueue.get(job.queue) ?? []), job]);
+    for (const job of jobs) {
+      const queued = byQueue.get(job.queue);
+      if (queued) queued.push(job);
+      else byQueue.set(job.queue, [job]);
+    }
     const now = Date.now();
     for (const [name, queued] of byQueue) {
       const queue = this.producer.queue(name as QueueName);

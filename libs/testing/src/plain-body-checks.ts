@@ -1,5 +1,4 @@
-import { ValidationPipe } from '@nestjs/common';
-import { compilePlainBodyCheck, instanceOfPlainBody } from '@mp/http-kit';
+import { compilePlainBodyCheck, instanceOfPlainBody, referenceValidationPipe } from '@mp/http-kit';
 import { seededRandom } from './seeded-random';
 
 export interface BodySpace {
@@ -18,7 +17,7 @@ export interface BodySpace {
 export async function checkPlainBodiesLikeThePipe(dto: new () => object, space: BodySpace): Promise<{ fastPassed: number; pipePassed: number }> {
   const check = compilePlainBodyCheck(dto);
   if (!check) throw new Error(`${dto.name} has no plain body check`);
-  const pipe = new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: true });
+  const pipe = referenceValidationPipe();
   const random = seededRandom(space.seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
   let fastPassed = 0;
