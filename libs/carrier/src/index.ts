@@ -7,3 +7,4 @@ export * from './smpp-connection';
 export * from './submit-sm';
 export * from './token-bucket';
 export * from './whatsapp';
+export * from './yielding-pace';

@@ -1,5 +1,5 @@
 import { LanePermits } from '@mp/batching';
-import { laneIndex, TRAFFIC_LANES, type TrafficLane } from '@mp/carrier';
+import { laneIndex, TRAFFIC_LANES, YieldingPace, type TrafficLane } from '@mp/carrier';
 import { Injectable, Logger } from '@nestjs/common';
 import { DispatchStore, type DispatchMessage } from '@mp/messaging';
 import type { EncodedPart } from '@mp/messaging-domain';
@@ -40,6 +40,8 @@ export class SmsSubmitter {
    */
   private readonly unrecorded: LanePermits;
   private readonly encoder = new PartEncoder();
+  /** Holds campaigns' parts to CAMPAIGN_PACE_WHILE_OTHERS_FLOW while OTPs or single sends flow. */
+  private readonly campaignPace: YieldingPace;
 
   constructor(
     dataSource: DataSource,
@@ -51,6 +53,7 @@ export class SmsSubmitter {
     this.store = new DispatchStore(dataSource);
     this.textKey = parseTextKey(config.OTP_TEXT_KEY);
     this.unrecorded = new LanePermits(config.SUBMIT_MAX_UNRECORDED, TRAFFIC_LANES.length, Math.floor(config.SUBMIT_MAX_UNRECORDED / 10));
+    this.campaignPace = new YieldingPace(config.CAMPAIGN_PACE_WHILE_OTHERS_FLOW);
   }
 
   /**
@@ -90,9 +93,12 @@ export class SmsSubmitter {
     // An OTP's text is opened only here, just before it goes to the carrier.
     const text = message.bodySealed ? openText(this.textKey, message.body) : message.body;
     const encoded = this.encoder.encode(text, message.id);
+    const bulk = lane === 'bulk';
+    if (!bulk) this.campaignPace.noteOthers();
     let submitted = 0;
     for (const part of message.parts) {
       if (part.status !== 'pending') continue;
+      if (bulk) await this.campaignPace.turn();
       const release = await this.unrecorded.acquire(laneIndex(lane));
       try {
         if (await this.submitPart(message, part.index, part.userMessageReference, encoded[part.index - 1], lane, lastAttempt)) submitted += 1;
