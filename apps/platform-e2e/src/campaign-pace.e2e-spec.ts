@@ -1,4 +1,5 @@
 import { admin, eventually, freePort, startStack, type RunningStack } from '@mp/testing';
+import { apiPoster, simulatorMessages } from './support/api-client';
 
 interface Company {
   api_key: string;
@@ -29,15 +30,8 @@ describe('a campaign paced while other traffic flows', () => {
   let simulatorUrl: string;
   let company: Company;
 
-  const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${stack.gatewayUrl}${path}`, {
-      method: 'POST',
-      headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
-  const received = async () => (await (await fetch(`${simulatorUrl}/messages`)).json()) as Handset[];
+  const post = apiPoster(() => stack.gatewayUrl, () => company);
+  const received = () => simulatorMessages<Handset>(simulatorUrl);
 
   beforeAll(async () => {
     await admin(['db:migrate']);

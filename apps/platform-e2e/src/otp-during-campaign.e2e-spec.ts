@@ -1,4 +1,5 @@
 import { admin, eventually, freePort, startStack, type RunningStack } from '@mp/testing';
+import { apiPoster, simulatorMessages } from './support/api-client';
 
 interface Company {
   company_id: string;
@@ -36,15 +37,8 @@ describe('an OTP sent while a campaign drains', () => {
   let company: Company;
   const otpNumber = '+33631999999';
 
-  const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${stack.gatewayUrl}${path}`, {
-      method: 'POST',
-      headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
-  const received = async () => (await (await fetch(`${simulatorUrl}/messages`)).json()) as Handset[];
+  const post = apiPoster(() => stack.gatewayUrl, () => company);
+  const received = () => simulatorMessages<Handset>(simulatorUrl);
 
   beforeAll(async () => {
     await admin(['db:migrate']);

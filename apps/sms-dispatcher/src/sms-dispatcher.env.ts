@@ -111,13 +111,13 @@ export class SmsDispatcherEnv extends WorkerEnv {
    * Campaign parts a second this dispatcher submits while OTPs or single sends flow (one came
    * within the last second); 0 = no limit. With no other traffic campaigns go at full speed. At
    * full speed (~4,000 parts/s on two cores) a campaign takes the CPU, database and carrier time
-   * that OTPs need: at 500 OTP/s their p99 doubled, and at this default it stays about half that
-   * (docs/architecture.md, bench/results/README.md).
+   * that OTPs need: at 500 OTP/s their p99 tripled; held to 1,000 a second it rose by about half,
+   * to 300 or 100 by about a third (docs/architecture.md, bench/results/README.md).
    */
   @IsInt()
   @Min(0)
   @Max(100_000)
-  CAMPAIGN_PACE_WHILE_OTHERS_FLOW: number = 1000;
+  CAMPAIGN_PACE_WHILE_OTHERS_FLOW: number = 300;
 
   /** How often committed-but-unqueued outbox jobs are looked for. */
   @IsInt()

@@ -76,16 +76,6 @@ describe('YieldingPace', () => {
     expect(released()).toBe(1_000);
   });
 
-  it('lets all go on releaseAll', async () => {
-    const { pace, start, released } = pacedTurns(10, 100);
-    pace.noteOthers();
-    start();
-    pace.releaseAll();
-    await jest.advanceTimersByTimeAsync(0);
-    expect(released()).toBe(100);
-    expect(jest.getTimerCount()).toBe(0);
-  });
-
   it('refuses a negative rate', () => {
     expect(() => new YieldingPace(-1)).toThrow(RangeError);
   });

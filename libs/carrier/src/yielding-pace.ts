@@ -50,13 +50,6 @@ export class YieldingPace {
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
-  /** Lets everything waiting go, e.g. when the process shuts down. */
-  releaseAll(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    while (this.queued > 0) this.next()();
-  }
-
   private yielding(): boolean {
     return this.ratePerSecond > 0 && this.now() < this.othersActiveUntil;
   }
