@@ -1,3 +1,4 @@
+import { LaneQueue } from '@mp/batching';
 import { TokenBucket } from './token-bucket';
 
 /**
@@ -13,8 +14,7 @@ import { TokenBucket } from './token-bucket';
 export class YieldingPace {
   private readonly bucket: TokenBucket;
   private othersActiveUntil = Number.NEGATIVE_INFINITY;
-  private readonly waiting: Array<() => void> = [];
-  private head = 0;
+  private readonly waiting = new LaneQueue<() => void>(1);
   private timer?: NodeJS.Timeout;
 
   constructor(
@@ -30,7 +30,7 @@ export class YieldingPace {
 
   /** Parts waiting for their turn. */
   get queued(): number {
-    return this.waiting.length - this.head;
+    return this.waiting.length;
   }
 
   /** Other traffic is flowing now. */
@@ -47,7 +47,7 @@ export class YieldingPace {
       this.schedule(wait);
     }
     // While anything waits, a timer is set to release it.
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve) => this.waiting.push(resolve, 0));
   }
 
   private yielding(): boolean {
@@ -59,7 +59,7 @@ export class YieldingPace {
     while (this.queued > 0) {
       const wait = this.yielding() ? this.bucket.take() : 0;
       if (wait > 0) return this.schedule(wait);
-      this.next()();
+      (this.waiting.shift() as () => void)();
     }
   }
 
@@ -68,15 +68,5 @@ export class YieldingPace {
     if (this.timer) return;
     const untilFree = Math.max(1, Math.ceil(this.othersActiveUntil - this.now()));
     this.timer = setTimeout(() => this.pump(), Math.min(Math.max(wait, this.tickMs), untilFree));
-  }
-
-  private next(): () => void {
-    const resolve = this.waiting[this.head] as () => void;
-    this.head += 1;
-    if (this.head > 1024 && this.head * 2 > this.waiting.length) {
-      this.waiting.splice(0, this.head);
-      this.head = 0;
-    }
-    return resolve;
   }
 }

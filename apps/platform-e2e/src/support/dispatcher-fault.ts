@@ -3,6 +3,7 @@
 // totals that the money checks compare.
 import { freePort, startAppProcess, startStack, type AppProcess, type RunningStack } from '@mp/testing';
 import type { Client } from 'pg';
+import { simulatorMessages } from './api-client';
 
 export interface SimulatorStats {
   submits: number;
@@ -43,7 +44,7 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 export function simulatorClient(simulatorUrl: string) {
   return {
     stats: async (): Promise<SimulatorStats> => (await (await fetch(`${simulatorUrl}/stats`)).json()) as SimulatorStats,
-    handsets: async (): Promise<Handset[]> => (await (await fetch(`${simulatorUrl}/messages`)).json()) as Handset[],
+    handsets: () => simulatorMessages<Handset>(simulatorUrl),
   };
 }
 
