@@ -112,7 +112,9 @@ export class SmsDispatcherEnv extends WorkerEnv {
    * within the last second); 0 = no limit. With no other traffic campaigns go at full speed. At
    * full speed (~4,000 parts/s on two cores) a campaign takes the CPU, database and carrier time
    * that OTPs need: at 500 OTP/s their p99 tripled; held to 1,000 a second it rose by about half,
-   * to 300 or 100 by about a third (docs/architecture.md, bench/results/README.md).
+   * to 300 or 100 by about a third (docs/architecture.md, bench/results/README.md). A campaign
+   * starting after a quiet second keeps to it for its first second too (a slow start), and while
+   * it holds, the campaign's batches are made one at a time.
    */
   @IsInt()
   @Min(0)

@@ -14,11 +14,30 @@ describe('YieldingPace', () => {
   beforeEach(() => jest.useFakeTimers({ now: 1_000_000 }));
   afterEach(() => jest.useRealTimers());
 
-  it('holds nothing back while no other traffic flows', async () => {
-    const { start, released } = pacedTurns(100, 500);
+  it('holds nothing back while no other traffic flows, once past its slow start', async () => {
+    const { pace, start, released } = pacedTurns(100, 500);
+    for (let ms = 0; ms < 1_200; ms += 600) {
+      await pace.turn();
+      await jest.advanceTimersByTimeAsync(600);
+    }
     start();
     await jest.advanceTimersByTimeAsync(0);
     expect(released()).toBe(500);
+  });
+
+  it('starts slowly after a quiet spell, as if other traffic flowed for that long', async () => {
+    const { pace, start, released } = pacedTurns(100, 500, 1_000);
+    start();
+    await jest.advanceTimersByTimeAsync(900);
+    // 900 ms at 100 a second, plus the first tick's share.
+    expect(released()).toBeGreaterThanOrEqual(90);
+    expect(released()).toBeLessThanOrEqual(95);
+    await jest.advanceTimersByTimeAsync(120);
+    expect(released()).toBe(500);
+    // Busy since: no slow start again.
+    await jest.advanceTimersByTimeAsync(500);
+    void pace.turn().then(() => undefined);
+    expect(pace.queued).toBe(0);
   });
 
   it('keeps to its rate while other traffic flows', async () => {
@@ -78,5 +97,92 @@ describe('YieldingPace', () => {
 
   it('refuses a negative rate', () => {
     expect(() => new YieldingPace(-1)).toThrow(RangeError);
+  });
+
+  describe('batch starts', () => {
+    /** Resolves a start turn into a flag, so a test can see whether it was granted yet. */
+    function watched(turn: Promise<() => void>) {
+      const state: { made?: () => void } = {};
+      void turn.then((made) => (state.made = made));
+      return state;
+    }
+
+    it('go one at a time while it holds, and only once less than a second of parts waits', async () => {
+      const pace = new YieldingPace(100, 1_000, () => Date.now());
+      pace.noteOthers();
+      const first = watched(pace.startTurn());
+      const second = watched(pace.startTurn());
+      await jest.advanceTimersByTimeAsync(0);
+      expect(first.made).toBeDefined();
+      expect(second.made).toBeUndefined();
+      // The first batch's parts join the queue before it says it is made.
+      for (let i = 0; i < 150; i += 1) void pace.turn();
+      first.made?.();
+      for (let ms = 0; ms < 400; ms += 50) {
+        pace.noteOthers();
+        await jest.advanceTimersByTimeAsync(50);
+      }
+      expect(pace.queued).toBeGreaterThanOrEqual(100);
+      expect(second.made).toBeUndefined();
+      for (let ms = 0; ms < 200; ms += 50) {
+        pace.noteOthers();
+        await jest.advanceTimersByTimeAsync(50);
+      }
+      expect(pace.queued).toBeLessThan(100);
+      expect(second.made).toBeDefined();
+      expect(pace.startsQueued).toBe(0);
+    });
+
+    it('wait for the one being made, however few parts wait', async () => {
+      const pace = new YieldingPace(100, 1_000, () => Date.now());
+      pace.noteOthers();
+      const first = watched(pace.startTurn());
+      const second = watched(pace.startTurn());
+      for (let ms = 0; ms < 500; ms += 50) {
+        pace.noteOthers();
+        await jest.advanceTimersByTimeAsync(50);
+      }
+      expect(second.made).toBeUndefined();
+      first.made?.();
+      first.made?.();
+      await jest.advanceTimersByTimeAsync(50);
+      expect(second.made).toBeDefined();
+    });
+
+    it('all go at once when nothing else flows, once past the slow start', async () => {
+      const pace = new YieldingPace(100, 1_000, () => Date.now());
+      const opener = watched(pace.startTurn());
+      await jest.advanceTimersByTimeAsync(0);
+      opener.made?.();
+      // The lane stays in use (a part at 600 ms) past the slow start's end.
+      await jest.advanceTimersByTimeAsync(600);
+      await pace.turn();
+      await jest.advanceTimersByTimeAsync(450);
+      const starts = [watched(pace.startTurn()), watched(pace.startTurn()), watched(pace.startTurn())];
+      await jest.advanceTimersByTimeAsync(0);
+      expect(starts.every((start) => start.made !== undefined)).toBe(true);
+    });
+
+    it('a first start after a quiet spell holds the others back for the slow start', async () => {
+      const pace = new YieldingPace(100, 1_000, () => Date.now());
+      const starts = [watched(pace.startTurn()), watched(pace.startTurn())];
+      await jest.advanceTimersByTimeAsync(0);
+      expect(starts.map((start) => start.made !== undefined)).toEqual([true, false]);
+      for (let i = 0; i < 500; i += 1) void pace.turn();
+      starts[0].made?.();
+      await jest.advanceTimersByTimeAsync(900);
+      expect(starts[1].made).toBeUndefined();
+      await jest.advanceTimersByTimeAsync(150);
+      expect(starts[1].made).toBeDefined();
+      expect(pace.queued).toBe(0);
+    });
+
+    it('are never held at rate 0', async () => {
+      const pace = new YieldingPace(0);
+      pace.noteOthers();
+      const starts = [watched(pace.startTurn()), watched(pace.startTurn())];
+      await jest.advanceTimersByTimeAsync(0);
+      expect(starts.every((start) => start.made !== undefined)).toBe(true);
+    });
   });
 });

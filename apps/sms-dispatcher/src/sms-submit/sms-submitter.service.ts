@@ -86,6 +86,14 @@ export class SmsSubmitter {
     };
   }
 
+  /**
+   * Resolves when a campaign batch may make its messages (one at a time while campaigns yield),
+   * with the function to call once they are made.
+   */
+  campaignBatchTurn(): Promise<() => void> {
+    return this.campaignPace.startTurn();
+  }
+
   /** Parts submitted, or null if the message had nothing to send. */
   private async submitMessage(message: DispatchMessage, lastAttempt: boolean, lane: TrafficLane): Promise<number | null> {
     if (NOTHING_TO_SEND.has(message.status)) return null;
