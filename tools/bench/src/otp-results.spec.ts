@@ -54,11 +54,15 @@ describe('otp bench results', () => {
     expect(otpVerdicts(figures({ overallRate: 100, acceptedPerSecond: 100 })).api).toBeNull();
   });
 
-  it('meets the carrier target only with every part submitted within 50 ms at p99', () => {
-    const submit = figures().submit;
-    expect(otpVerdicts(figures({ submit: { ...submit, p99Ms: 51 } })).submit).toBe(false);
-    expect(otpVerdicts(figures({ submit: { ...submit, notSubmittedAtEnd: 2 } })).submit).toBe(false);
-    expect(otpVerdicts(figures({ submit: { ...submit, p99Ms: null } })).submit).toBe(false);
+  it('meets the carrier target at the simulator: every OTP arrived there within 50 ms of its acceptance at p99', () => {
+    const atSimulator = load.atSimulator;
+    expect(otpVerdicts(figures({ atSimulator: { ...atSimulator, p99Ms: 50 } })).submit).toBe(true);
+    // The record of the response may come later: it is an upper bound, not the target's measure.
+    expect(otpVerdicts(figures({ submit: { ...load.submit, p99Ms: 58 } })).submit).toBe(true);
+    expect(otpVerdicts(figures({ atSimulator: { ...atSimulator, p99Ms: 51 } })).submit).toBe(false);
+    expect(otpVerdicts(figures({ atSimulator: { ...atSimulator, arrived: 7_498 } })).submit).toBe(false);
+    expect(otpVerdicts(figures({ atSimulator: { ...atSimulator, p99Ms: null } })).submit).toBe(false);
+    expect(otpVerdicts(figures({ atSimulator: null })).submit).toBe(false);
   });
 
   it('shows the non-2xx answers by status', () => {
@@ -78,7 +82,7 @@ describe('otp bench results', () => {
   });
 
   it('judges the campaign case against alone, not against the API target', () => {
-    const slow = { latencyMs: latency(231), submit: { ...load.submit, p99Ms: 144 } };
+    const slow = { latencyMs: latency(231), submit: { ...load.submit, p99Ms: 144 }, atSimulator: { ...load.atSimulator, p99Ms: 130 } };
     const verdicts = otpVerdicts(figures({ ...slow, duringCampaign: during({ latencyMs: latency(254), submit: { ...load.submit, p99Ms: 158 } }) }));
     expect(verdicts).toEqual({ api: false, submit: false, duringCampaign: true });
   });
@@ -157,7 +161,7 @@ describe('otp bench results', () => {
       file: 'otp-x.json',
     });
     expect(row).toBe(
-      '| 2026-11-22T05:00:01Z | abc1234 | 2 × Test CPU | 15.0 | 64 | 500 | 499 | 5 | 22 | 20 | 4 (429: 4) | 0 | 13 | 45 | **not met** | met | **not met**: p50 5, p99 14 (×0.64), p99.9 20; submit p50 13, p99 45 (×1.00); 499 accepted/s, non-2xx 0, errors 0; campaign parts submitted 0 → 41,234 of 100,000; CPU gw 55 | gw 40 | [otp-x.json](otp-x.json) |\n',
+      '| 2026-11-22T05:00:01Z | abc1234 | 2 × Test CPU | 15.0 | 64 | 500 | 499 | 5 | 22 | 20 | 4 (429: 4) | 0 | 13 | 45 | **not met** | met (at the simulator p99 40) | **not met**: p50 5, p99 14 (×0.64), p99.9 20; submit p50 13, p99 45 (×1.00); 499 accepted/s, non-2xx 0, errors 0; campaign parts submitted 0 → 41,234 of 100,000; CPU gw 55 | gw 40 | [otp-x.json](otp-x.json) |\n',
     );
   });
 });
