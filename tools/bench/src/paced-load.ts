@@ -4,11 +4,10 @@
 // the load (no coordinated omission). autocannon's fixed rate sends each second's requests in a
 // burst at its start, which measures the burst, not the service.
 //
-// The requests go through undici's Pool, not node:http: on the 2-vCPU benchmark machine the load
-// generator shares the CPUs with the service it measures, and node:http's client took ~0.3 ms of
-// CPU per request at 500/s, a sixth of a core.
-import { Pool } from 'undici';
+// The requests go through KeepAliveClient (see there why not undici or node:http), and the load
+// wakes when the next request is due, not every millisecond.
 import type { AnswerTimes, LoadRequest, LoadResult } from './http-load';
+import { KeepAliveClient, RequestFailed } from './keep-alive-client';
 
 const TIMEOUT_MS = 10_000;
 
@@ -22,43 +21,44 @@ interface Tally {
 }
 
 export function pacedLoad(url: string, load: LoadRequest, connections: number, durationS: number, rate: number, stop: { stopped: boolean }): Promise<LoadResult> {
-  const pool = new Pool(new URL(url).origin, { connections, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
   const headers = { 'content-type': 'application/json', 'x-api-key': load.company.api_key, 'x-api-secret': load.company.api_secret };
+  const client = new KeepAliveClient(url, load.path, headers, connections, TIMEOUT_MS);
   const tally: Tally = { latencies: [], dues: [], statusCodes: new Map(), errors: 0, timeouts: 0 };
   const total = Math.round(rate * durationS);
   const start = performance.now();
+  const dueAt = (i: number) => start + (i * 1000) / rate;
   let sent = 0;
   let answered = 0;
   return new Promise((resolve) => {
     const finish = () => {
-      void pool.destroy();
+      client.destroy();
       resolve(resultOf(tally, (performance.now() - start) / 1000, sent, performance.timeOrigin + start));
     };
     const settled = () => {
       if (++answered === sent && (sent === total || stop.stopped)) finish();
     };
-    const fire = (dueAt: number) => {
-      pool.request({ path: load.path, method: 'POST', headers, body: JSON.stringify(load.body()) }).then(
-        async ({ statusCode, body }) => {
-          await body.dump().catch(() => undefined);
+    const fire = (due: number) => {
+      client.post(JSON.stringify(load.body())).then(
+        (statusCode) => {
           tally.statusCodes.set(statusCode, (tally.statusCodes.get(statusCode) ?? 0) + 1);
           if (statusCode < 300) {
-            tally.latencies.push(performance.now() - dueAt);
-            tally.dues.push(dueAt - start);
+            tally.latencies.push(performance.now() - due);
+            tally.dues.push(due - start);
           }
           settled();
         },
-        (error: Error & { code?: string }) => {
-          if (error.code === 'UND_ERR_HEADERS_TIMEOUT' || error.code === 'UND_ERR_BODY_TIMEOUT') tally.timeouts += 1;
+        (error: unknown) => {
+          if (error instanceof RequestFailed && error.reason === 'timeout') tally.timeouts += 1;
           else tally.errors += 1;
           settled();
         },
       );
     };
     const tick = () => {
-      const due = stop.stopped ? sent : Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate) + 1);
-      while (sent < due) fire(start + (sent++ * 1000) / rate);
-      if (sent < total && !stop.stopped) setTimeout(tick, 1);
+      const now = performance.now();
+      const due = stop.stopped ? sent : Math.min(total, Math.floor(((now - start) / 1000) * rate) + 1);
+      while (sent < due) fire(dueAt(sent++));
+      if (sent < total && !stop.stopped) setTimeout(tick, Math.max(1, Math.floor(dueAt(sent) - performance.now())));
       else if (answered === sent) finish();
     };
     tick();
