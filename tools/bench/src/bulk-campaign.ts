@@ -187,3 +187,30 @@ export async function simulatorStats(simulatorUrl: string): Promise<Record<strin
     return null;
   }
 }
+
+const SETTLE_TIMEOUT_S = 120;
+
+/**
+ * Cancels what is left of a campaign (POST /sms/campaigns/{id}/cancel: its batches not started
+ * yet) and waits until no batch of it is still being dispatched and the last receipts of its
+ * submitted messages are in: the stack is then back to carrying no campaign. Throws if that does
+ * not come within SETTLE_TIMEOUT_S.
+ */
+export async function stopCampaign(db: Client, gatewayUrl: string, company: Company, campaignId: string): Promise<void> {
+  const headers = { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret };
+  const response = await fetch(`${gatewayUrl}/sms/campaigns/${campaignId}/cancel`, { method: 'POST', headers, signal: AbortSignal.timeout(30_000) });
+  const answer = await response.text();
+  // 409: nothing left to cancel, every batch had started.
+  if (!response.ok && response.status !== 409) throw new Error(`cancelling campaign ${campaignId} answered ${response.status}: ${answer.slice(0, 300)}`);
+  const started = Date.now();
+  while (Date.now() - started < SETTLE_TIMEOUT_S * 1000 && !wasInterrupted()) {
+    const { rows } = await db.query<{ busy: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM campaign_batches WHERE campaign_id = $1 AND status = 'processing')
+           OR EXISTS (SELECT 1 FROM messages WHERE campaign_id = $1 AND status IN ('queued', 'sent')) AS busy`,
+      [campaignId],
+    );
+    if (!rows[0].busy) return;
+    await new Promise((wake) => setTimeout(wake, 500));
+  }
+  if (!wasInterrupted()) throw new Error(`campaign ${campaignId} was still being dispatched ${SETTLE_TIMEOUT_S} s after it was cancelled`);
+}

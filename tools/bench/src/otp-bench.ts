@@ -10,17 +10,19 @@
 //   4. acceptance → submit from the database, CPU per process, PostgreSQL's work, as for sms;
 //   5. the issue's third case (otp-campaign-case.ts): a second company's warm-up campaign, then
 //      one of 100,000 recipients, and as soon as it is accepted the same load again while the
-//      campaign drains, measured the same way; the verdict compares the two windows;
-//   6. bench/results/otp-<date>.json and a row in the otp section of bench/results/README.md.
+//      campaign drains, measured the same way;
+//   6. the rest of the campaign cancelled and settled, the load alone once more (A-B-A): the
+//      verdict compares the campaign's window with the mean of the two alone windows;
+//   7. bench/results/otp-<date>.json and a row in the otp section of bench/results/README.md.
 import { join } from 'node:path';
 import { positive, runAdmin, say } from './bench-process';
 import { APPS, createBenchCompany, createCompany, hostMachine, newRun, RECEIPT_DELAY_MS, withBench, type Bench, type BenchCompany, type Run } from './bench-run';
-import { WARMUP_RECIPIENTS } from './bulk-campaign';
+import { stopCampaign, WARMUP_RECIPIENTS } from './bulk-campaign';
 import { numbers, throwIfInterrupted, type LoadRequest } from './http-load';
 import { DRAIN_TIMEOUT_S, measureLoad, WARMUP_S, windowDetails, type LoadOptions, type Measured } from './measure-window';
 import { CAMPAIGN_RECIPIENTS, measureDuringCampaign, type CampaignCase } from './otp-campaign-case';
 import { cpuLine, perItem, perItemLine } from './phase-observer';
-import { judgedPart, MIN_DRAINING_S, non2xxCell, OTP_TARGETS, otpVerdicts, ratio, writeOtpResults, type OtpBenchFigures, type WhileDraining } from './otp-results';
+import { aloneReference, judgedPart, MIN_DRAINING_S, non2xxCell, OTP_TARGETS, otpVerdicts, ratio, writeOtpResults, type OtpBenchFigures, type WhileDraining } from './otp-results';
 import { otpStages, type OtpStages } from './otp-stages';
 import { arrivalLine, describeMachine, fileStamp, loadFigures, submitLine, type LoadFigures, type Machine, type Revision } from './results';
 
@@ -93,18 +95,27 @@ const NOTES = [
   'every OTP is sent by one company and one application, with both OTP limits raised to the admin tool’s maximum.',
   'the run database is ANALYZEd after the warm-up, and again after the warm-up campaign, as a database in service has statistics.',
   `figures.duringCampaign: the same load (same rate, connections and duration, other numbers), started as soon as POST /sms/send-bulk of ${CAMPAIGN_RECIPIENTS} recipients from a second company was answered (no OTP warm-up: the stack is warm from the first window); campaign.atWindowStart / atWindowEnd count its rows by their timestamps at the window’s ends; allSubmittedAfterS: its last part’s submitted_at, if every part was submitted when the window’s OTPs were.`,
-  `verdicts.duringCampaign: the second window’s API p99 and submit p99 each ≤ ${100 + OTP_TARGETS.duringCampaignMaxWorsePercent}% of the first’s, both windows holding the rate with every answer 2xx and every part submitted. When the campaign was all submitted before the second window ended, over figures.duringCampaign.whileDraining instead: the window’s part until its last part’s submitted_at (latency of the requests due before it, acceptance → submit of the OTPs created before it, the rate over that part); null when that part was under ${MIN_DRAINING_S} s.`,
+  'figures.aloneAgain: the same load alone a third time, after the rest of the campaign was cancelled (POST /sms/campaigns/{id}/cancel) and no batch of it was being dispatched nor any message of it awaited a receipt, with a warm-up as the first window had.',
+  `verdicts.duringCampaign: the second window’s API p99 and submit p99 each ≤ ${100 + OTP_TARGETS.duringCampaignMaxWorsePercent}% of the mean of the two alone windows’ (figures and figures.aloneAgain), every window holding the rate with every answer 2xx and every part submitted. When the campaign was all submitted before the second window ended, over figures.duringCampaign.whileDraining instead: the window’s part until its last part’s submitted_at (latency of the requests due before it, acceptance → submit of the OTPs created before it, the rate over that part); null when that part was under ${MIN_DRAINING_S} s.`,
   'duringCampaign’s cpu and postgresPerAcceptedMessage count the campaign’s dispatch too, divided by the window’s OTPs.',
   'stages and duringCampaign.stages (otp-stages.ts): where the window’s OTPs waited: messages.created_at → outbox.enqueued_at of their dispatch job → message_parts.submitted_at; and, for a random sample, → the simulator’s received_at (GET /messages?to=), read after the drain, so submitted_at can be checked against the submit_sm’s arrival.',
 ];
 
-/** The first window, and where its OTPs waited. */
+/** An alone window, and where its OTPs waited. */
 interface Alone extends Measured {
   stages: OtpStages;
 }
 
+/** The run's three windows: alone, during the campaign, alone again. */
+interface Windows {
+  alone: Alone;
+  during: CampaignCase;
+  aloneAgain: Alone;
+}
+
 /** Everything the JSON file of the run holds. */
-function details(run: OtpRun, host: Machine, alone: Alone, during: CampaignCase, figures: OtpBenchFigures, limits: RaisedLimits): object {
+function details(run: OtpRun, host: Machine, windows: Windows, figures: OtpBenchFigures, limits: RaisedLimits): object {
+  const { alone, during, aloneAgain } = windows;
   return {
     benchmark: 'otp',
     started: run.started.toISOString(),
@@ -117,6 +128,7 @@ function details(run: OtpRun, host: Machine, alone: Alone, during: CampaignCase,
     stages: alone.stages,
     ...windowDetails(alone.window),
     duringCampaign: campaignDetails(during),
+    aloneAgain: { stages: aloneAgain.stages, ...windowDetails(aloneAgain.window) },
     notes: NOTES,
   };
 }
@@ -124,10 +136,10 @@ function details(run: OtpRun, host: Machine, alone: Alone, during: CampaignCase,
 /** What the run's summary tells, besides the machine and the file. */
 interface Outcome {
   figures: OtpBenchFigures;
-  cpu: { alone: string; during: string };
+  cpu: { alone: string; during: string; aloneAgain: string };
   /** perItemLine of each window: CPU and context switches per accepted OTP. */
-  perOtp: { alone: string; during: string };
-  stages: { alone: OtpStages; during: OtpStages };
+  perOtp: { alone: string; during: string; aloneAgain: string };
+  stages: { alone: OtpStages; during: OtpStages; aloneAgain: OtpStages };
 }
 
 const met = (value: boolean | null, why: string) => (value === null ? `not judged (${why})` : value ? 'met' : 'NOT met');
@@ -161,7 +173,10 @@ function summary({ figures, cpu, perOtp, stages }: Outcome, host: Machine, rev: 
   const during = figures.duringCampaign;
   const c = during.campaign;
   const part = judgedPart(during);
-  const worse = part === null ? 'not compared' : `p99 ×${ratio(part.p99Ms, figures.latencyMs.p99) ?? '—'}, submit p99 ×${ratio(part.submitP99Ms, figures.submit.p99Ms) ?? '—'}`;
+  const reference = aloneReference(figures);
+  const worse = part === null ? 'not compared' : `p99 ×${ratio(part.p99Ms, reference.p99Ms) ?? '—'}, submit p99 ×${ratio(part.submitP99Ms, reference.submitP99Ms) ?? '—'}`;
+  const spread = reference.aloneAgainRatio;
+  const again = figures.aloneAgain;
   const over = part === null || part.partS === null ? 'the whole window' : `the window's first ${part.partS} s, until the campaign was all submitted`;
   return [
     'otp alone:',
@@ -171,7 +186,9 @@ function summary({ figures, cpu, perOtp, stages }: Outcome, host: Machine, rev: 
     ...windowLines(during, figures.overallRate, stages.during, cpu.during, perOtp.during),
     `  campaign: parts submitted ${c.atWindowStart.partsSubmitted} at the window's start, ${c.atWindowEnd.partsSubmitted} at its end; all submitted ${c.allSubmittedAfterS ?? '—'} s after its answer`,
     ...whileDrainingLines(during.whileDraining),
-    `  target no more than ${OTP_TARGETS.duringCampaignMaxWorsePercent}% worse over ${over} (${worse}): ${met(verdicts.duringCampaign, `the campaign was all submitted under ${MIN_DRAINING_S} s into the window`)}`,
+    ...(again === null ? [] : ['otp alone again, the rest of the campaign cancelled:', ...windowLines(again, figures.overallRate, stages.aloneAgain, cpu.aloneAgain, perOtp.aloneAgain)]),
+    `  target no more than ${OTP_TARGETS.duringCampaignMaxWorsePercent}% worse over ${over}, against the mean of the alone windows (${worse}): ${met(verdicts.duringCampaign, `the campaign was all submitted under ${MIN_DRAINING_S} s into the window`)}`,
+    ...(spread === null ? [] : [`  the alone windows themselves: the second p99 ×${spread.p99 ?? '—'}, submit p99 ×${spread.submitP99 ?? '—'} the first's`]),
     `  machine: ${describeMachine(host)}; commit ${rev.commit}${rev.dirty ? ' (dirty tree)' : ''}`,
     `  written: ${path} and bench/results/README.md`,
     '',
@@ -179,25 +196,32 @@ function summary({ figures, cpu, perOtp, stages }: Outcome, host: Machine, rev: 
 }
 
 /** Writes bench/results/otp-<date>.json and the README row, and prints the summary. */
-async function report(bench: Bench, run: OtpRun, alone: Alone, during: CampaignCase, limits: RaisedLimits): Promise<void> {
-  const duringLoad = loadFigures(during.measured.window.result, run.connections, during.measured.submit, during.measured.drainedAfterS, during.measured.atSimulator);
-  const load = loadFigures(alone.window.result, run.connections, alone.submit, alone.drainedAfterS, alone.atSimulator);
-  const figures: OtpBenchFigures = { ...load, overallRate: run.overallRate, duringCampaign: { ...duringLoad, campaign: during.campaign, whileDraining: during.whileDraining } };
+async function report(bench: Bench, run: OtpRun, windows: Windows, limits: RaisedLimits): Promise<void> {
+  const { alone, during, aloneAgain } = windows;
+  const figuresOf = (m: Measured) => loadFigures(m.window.result, run.connections, m.submit, m.drainedAfterS, m.atSimulator);
+  const [load, duringLoad, againLoad] = [figuresOf(alone), figuresOf(during.measured), figuresOf(aloneAgain)];
+  const figures: OtpBenchFigures = {
+    ...load,
+    overallRate: run.overallRate,
+    duringCampaign: { ...duringLoad, campaign: during.campaign, whileDraining: during.whileDraining },
+    aloneAgain: againLoad,
+  };
   const host = await hostMachine(bench);
   const file = `otp-${fileStamp(run.started)}.json`;
-  const cpu = { alone: cpuLine(alone.window.cpu), during: cpuLine(during.measured.window.cpu) };
+  const cpu = { alone: cpuLine(alone.window.cpu), during: cpuLine(during.measured.window.cpu), aloneAgain: cpuLine(aloneAgain.window.cpu) };
   const row = { started: run.started, revision: run.rev, machine: host, figures, cpu: cpu.alone, campaignCpu: cpu.during, file };
-  const path = writeOtpResults(join(run.root, 'bench/results'), row, details(run, host, alone, during, figures, limits));
+  const path = writeOtpResults(join(run.root, 'bench/results'), row, details(run, host, windows, figures, limits));
   const perOtp = {
     alone: perItemLine(perItem(alone.window.cpu, load.accepted), 'accepted OTP'),
     during: perItemLine(perItem(during.measured.window.cpu, duringLoad.accepted), 'accepted OTP (the campaign’s work included)'),
+    aloneAgain: perItemLine(perItem(aloneAgain.window.cpu, againLoad.accepted), 'accepted OTP'),
   };
-  process.stdout.write(summary({ figures, cpu, perOtp, stages: { alone: alone.stages, during: during.stages } }, host, run.rev, path));
+  const stages = { alone: alone.stages, during: during.stages, aloneAgain: aloneAgain.stages };
+  process.stdout.write(summary({ figures, cpu, perOtp, stages }, host, run.rev, path));
 }
 
-/** The first window: the OTP load alone, after a warm-up; then where its OTPs waited. */
+/** An alone window: the OTP load after a warm-up; then where its OTPs waited. */
 async function measureAlone(bench: Bench, gatewayUrl: string, request: LoadRequest, options: LoadOptions, companyId: string): Promise<Alone> {
-  say('first window: the OTP load alone');
   const alone = await measureLoad(bench, gatewayUrl, request, options);
   return { ...alone, stages: await otpStages(bench.db, companyId, alone.window.start, alone.window.end) };
 }
@@ -215,11 +239,17 @@ export async function runOtpBench(): Promise<void> {
       const next = numbers();
       const request: LoadRequest = { company, path: '/otp/send', body: () => ({ appid: company.appid, recipient: next() }) };
       const options: LoadOptions = { overallRate: run.overallRate, companyId: company.company_id };
+      say('first window: the OTP load alone');
       const alone = await measureAlone(bench, gatewayUrl, request, options, company.company_id);
       throwIfInterrupted();
       say('second window: the same OTP load while a campaign drains');
       const during = await measureDuringCampaign(bench, gatewayUrl, request, options, campaignCompany, next);
-      await report(bench, run, alone, during, limits);
+      throwIfInterrupted();
+      say('third window: the OTP load alone again, once the rest of the campaign is cancelled and settled');
+      await stopCampaign(bench.db, gatewayUrl, campaignCompany, during.posted.campaignId as string);
+      throwIfInterrupted();
+      const aloneAgain = await measureAlone(bench, gatewayUrl, request, options, company.company_id);
+      await report(bench, run, { alone, during, aloneAgain }, limits);
     },
   );
 }

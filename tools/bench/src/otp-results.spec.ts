@@ -1,4 +1,4 @@
-import { campaignCell, non2xxCell, otpReadmeRow, otpVerdicts, ratio, type CampaignCaseFigures, type CampaignDuringWindow, type OtpBenchFigures, type WhileDraining } from './otp-results';
+import { aloneReference, campaignCell, non2xxCell, otpReadmeRow, otpVerdicts, ratio, type CampaignCaseFigures, type CampaignDuringWindow, type OtpBenchFigures, type WhileDraining } from './otp-results';
 import type { Machine } from './results';
 
 const load = {
@@ -36,7 +36,7 @@ const part = (overrides: Partial<WhileDraining> = {}): WhileDraining => ({
   submit: { samples: 6_100, p50Ms: 13, p99Ms: 48, maxMs: 90 },
   ...overrides,
 });
-const figures = (overrides: Partial<OtpBenchFigures> = {}): OtpBenchFigures => ({ ...load, overallRate: 500, duringCampaign: during(), ...overrides });
+const figures = (overrides: Partial<OtpBenchFigures> = {}): OtpBenchFigures => ({ ...load, overallRate: 500, duringCampaign: during(), aloneAgain: null, ...overrides });
 const host: Machine = { cpu: 'Test CPU', cores: 2, memoryGiB: 4, kernel: '6.1', node: 'v20', postgres: 'PostgreSQL 15', redis: '7' };
 const latency = (p99: number) => ({ p50: 5, p99, p999: 20, max: 31, mean: 5.6 });
 
@@ -79,6 +79,27 @@ describe('otp bench results', () => {
     expect(withCampaign(221, 110)).toBe(false);
     expect(withCampaign(220, 111)).toBe(false);
     expect(withCampaign(400, 300)).toBe(false);
+  });
+
+  it('judges the campaign case against the mean of the alone windows before and after it', () => {
+    const first = { latencyMs: latency(200), submit: { ...load.submit, p99Ms: 100 } };
+    const aloneAgain = { ...load, latencyMs: latency(240), submit: { ...load.submit, p99Ms: 120 } };
+    const withCampaign = (p99: number, submitP99: number) =>
+      otpVerdicts(figures({ ...first, aloneAgain, duringCampaign: during({ latencyMs: latency(p99), submit: { ...load.submit, p99Ms: submitP99 } }) })).duringCampaign;
+    // The reference: p99 (200 + 240) / 2 = 220, submit p99 110; 10% more is 242 and 121.
+    expect(withCampaign(242, 121)).toBe(true);
+    expect(withCampaign(243, 121)).toBe(false);
+    expect(withCampaign(242, 122)).toBe(false);
+    expect(aloneReference(figures({ ...first, aloneAgain }))).toEqual({ p99Ms: 220, submitP99Ms: 110, aloneAgainRatio: { p99: 1.2, submitP99: 1.2 } });
+    expect(aloneReference(figures(first))).toEqual({ p99Ms: 200, submitP99Ms: 100, aloneAgainRatio: null });
+  });
+
+  it('does not meet the campaign target when the second alone window lost requests or left parts unsubmitted', () => {
+    const again = (overrides: Partial<OtpBenchFigures>) => otpVerdicts(figures({ aloneAgain: { ...load, ...overrides } })).duringCampaign;
+    expect(again({})).toBe(true);
+    expect(again({ acceptedPerSecond: 470 })).toBe(false);
+    expect(again({ errors: 1 })).toBe(false);
+    expect(again({ submit: { ...load.submit, notSubmittedAtEnd: 2 } })).toBe(false);
   });
 
   it('judges the campaign case against alone, not against the API target', () => {
@@ -145,6 +166,11 @@ describe('otp bench results', () => {
     expect(campaignCell(cut, 'gw 50')).toBe(
       "**not met** over the window's first 12.2 s (campaign all submitted 12.4 s after its answer): p50 7, p99 28 (×2.00), p99.9 35; submit p50 13, p99 48 (×1.07); 500 accepted/s; " +
         'whole window: p50 5, p99 14 (×1.00), p99.9 20; submit p50 13, p99 45 (×1.00); 499 accepted/s, non-2xx 0, errors 0; campaign parts submitted 0 → 41,234 of 100,000; CPU gw 50',
+    );
+    const aba = figures({ aloneAgain: { ...load, latencyMs: latency(16), submit: { ...load.submit, p99Ms: 50 } }, duringCampaign: during({ latencyMs: latency(21), submit: { ...load.submit, p99Ms: 60 } }) });
+    expect(campaignCell(aba, 'gw 50')).toBe(
+      '**not met**: p50 5, p99 21 (×1.40), p99.9 20; submit p50 13, p99 60 (×1.26); 499 accepted/s, non-2xx 0, errors 0; campaign parts submitted 0 → 41,234 of 100,000; ' +
+        "alone again after it: p99 16, submit p99 50 (×1.14 and ×1.11 the first's); CPU gw 50",
     );
     const backlog = figures({ duringCampaign: during({ submit: { ...load.submit, notSubmittedAtEnd: 7 } }) });
     expect(campaignCell(backlog, 'gw 50')).toContain('submit p50 13, p99 45 (backlog 7) (×1.00)');

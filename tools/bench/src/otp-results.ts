@@ -67,6 +67,11 @@ export interface OtpBenchFigures extends LoadFigures {
   overallRate: number;
   /** The same load while a 100,000-recipient campaign drains. */
   duringCampaign: CampaignCaseFigures;
+  /**
+   * The same load alone once more, after the campaign was cancelled and had settled: the second
+   * A of an A-B-A design. null: not measured (rows before it existed).
+   */
+  aloneAgain: LoadFigures | null;
 }
 
 export interface OtpVerdicts {
@@ -119,13 +124,46 @@ export function judgedPart(during: CampaignCaseFigures): JudgedPart | null {
   return { acceptedPerSecond: part.acceptedPerSecond, p99Ms: part.latencyMs.p99, submitP99Ms: part.submit.p99Ms, partS: part.spanS };
 }
 
+/** The load alone, as the campaign case is compared with it. */
+export interface AloneReference {
+  p99Ms: number;
+  submitP99Ms: number | null;
+  /**
+   * The second alone window's p99 and submit p99 over the first's: how far two windows without a
+   * campaign differ on this machine. null without a second alone window.
+   */
+  aloneAgainRatio: { p99: number | null; submitP99: number | null } | null;
+}
+
+const meanOf = (a: number | null, b: number | null) => (a === null || b === null ? null : (a + b) / 2);
+
+/**
+ * The mean of the alone windows before and after the campaign (a drift of the host between them
+ * cancels out, as it would not against either one), or the first alone, when there is no second.
+ */
+export function aloneReference(alone: OtpBenchFigures): AloneReference {
+  const again = alone.aloneAgain;
+  if (again === null) return { p99Ms: alone.latencyMs.p99, submitP99Ms: alone.submit.p99Ms, aloneAgainRatio: null };
+  return {
+    p99Ms: (alone.latencyMs.p99 + again.latencyMs.p99) / 2,
+    submitP99Ms: meanOf(alone.submit.p99Ms, again.submit.p99Ms),
+    aloneAgainRatio: { p99: ratio(again.latencyMs.p99, alone.latencyMs.p99), submitP99: ratio(again.submit.p99Ms, alone.submit.p99Ms) },
+  };
+}
+
+/** Every alone window held the rate, cleanly, with every part submitted. */
+function aloneClean(alone: OtpBenchFigures): boolean {
+  return [alone, alone.aloneAgain].every((f) => f === null || (held(f, alone.overallRate) && f.submit.notSubmittedAtEnd === 0));
+}
+
 export function duringCampaignVerdict(alone: OtpBenchFigures): boolean | null {
   const during = alone.duringCampaign;
   const part = judgedPart(during);
   if (part === null) return null;
-  if (!held(alone, alone.overallRate) || !held({ ...during, acceptedPerSecond: part.acceptedPerSecond }, alone.overallRate)) return false;
-  if (alone.submit.notSubmittedAtEnd > 0 || during.submit.notSubmittedAtEnd > 0) return false;
-  return noWorse(part.p99Ms, alone.latencyMs.p99) && noWorse(part.submitP99Ms, alone.submit.p99Ms);
+  if (!aloneClean(alone) || !held({ ...during, acceptedPerSecond: part.acceptedPerSecond }, alone.overallRate)) return false;
+  if (during.submit.notSubmittedAtEnd > 0) return false;
+  const reference = aloneReference(alone);
+  return noWorse(part.p99Ms, reference.p99Ms) && noWorse(part.submitP99Ms, reference.submitP99Ms);
 }
 
 export function otpVerdicts(figures: OtpBenchFigures): OtpVerdicts {
@@ -162,8 +200,16 @@ OTPs, as in the first window), sends a warm-up campaign of 2,000 recipients, fol
 then \`ANALYZE\`; then one \`POST /sms/send-bulk\` of 100,000 other numbers in mode 1 (one text,
 \`batch_size\` left at 1,000, normal priority), and the second window starts as soon as it is
 answered (no OTP warm-up: the stack is warm from the first window). The simulator keeps the
-settings above in both windows (the bulk benchmark's 1 ms answers and 50 ms receipts would change
-the first window's conditions), so that the two windows differ only by the campaign.`;
+settings above in every window (the bulk benchmark's 1 ms answers and 50 ms receipts would change
+the first window's conditions), so that the windows differ only by the campaign.
+
+Then what is left of the campaign is cancelled (\`POST /sms/campaigns/{id}/cancel\`), and once none
+of its batches is being dispatched and none of its messages awaits a receipt, the load runs alone a
+third time, warm-up included (from 2026-11-26: an A-B-A design). Two windows of the same load on
+this shared machine differ by themselves: at a campaign pace of 1 part a second (29 parts in the
+window) three runs read ×1.02, ×1.12 and ×1.23 against the first window. The campaign is compared
+with the mean of the windows before and after it, which cancels a drift of the host between them,
+and the third window's ratio to the first shows each run's own spread.`;
 
 export function otpSection(host: Machine): ReadmeSection {
   return {
@@ -182,7 +228,7 @@ export function otpSection(host: Machine): ReadmeSection {
 | submit p50, p99 | ms from \`messages.created_at\` (the acceptance transaction) to \`message_parts.submitted_at\` (the dispatcher starting to record the carrier's submit_sm_resp), over the OTPs accepted in the window: an upper bound of acceptance → submit_sm. \`backlog\`: parts still not submitted when the dispatcher was given up on |
 | target: API | the issue's target, p99 ≤ ${OTP_TARGETS.apiP99Ms} ms at ${OTP_TARGETS.requestsPerSecond} requests/s: met when the p99 is within it, at least ${RATE_HELD * 100}% of the rate was accepted per second and every answer was 2xx; \`—\` at a rate below ${OTP_TARGETS.requestsPerSecond}/s |
 | target: carrier | the issue's target, submit_sm within ${OTP_TARGETS.submitP99Ms} ms at p99, then the figure it is judged on: acceptance (\`messages.created_at\`) → the message's arrival at the SMSC simulator (its \`received_at\`, joined on the carrier's message id), over every OTP accepted in the window, all of which must have arrived. Rows before 2026-11-25 18:45 UTC judged it on \`submit p99\` and show no figure |
-| during campaign | the issue's target, no more than ${OTP_TARGETS.duringCampaignMaxWorsePercent}% worse while a 100,000-recipient campaign drains: met when the second window's p99 and submit p99 are each within ${100 + OTP_TARGETS.duringCampaignMaxWorsePercent}% of the first window's, both windows held the rate with every answer 2xx, and every part of both was submitted. When the campaign was all submitted before the second window ended, it is judged over the window's part until then (the requests due before the campaign's last part was submitted, the OTPs accepted before it), if that part lasted at least ${MIN_DRAINING_S} s; the cell then gives that part's figures first ("over the window's first … s"), then the whole window's. \`—\`: the campaign was all submitted under ${MIN_DRAINING_S} s into the window (rows before 2026-11-25 07:30 UTC: before the window ended, the part not measured). Then the second window's figures as in the columns before (×: its ratio to the first window's), the campaign's parts submitted by the window's start → end, and the window's CPU as in the CPU column. Rows before bulk campaigns existed (up to commit e667c8c): ${CAMPAIGN_NOT_MEASURED} |
+| during campaign | the issue's target, no more than ${OTP_TARGETS.duringCampaignMaxWorsePercent}% worse while a 100,000-recipient campaign drains: met when the second window's p99 and submit p99 are each within ${100 + OTP_TARGETS.duringCampaignMaxWorsePercent}% of the mean of the two alone windows' (of the first window's in rows before 2026-11-26), every window held the rate with every answer 2xx, and every part of each was submitted. When the campaign was all submitted before the second window ended, it is judged over the window's part until then (the requests due before the campaign's last part was submitted, the OTPs accepted before it), if that part lasted at least ${MIN_DRAINING_S} s; the cell then gives that part's figures first ("over the window's first … s"), then the whole window's. \`—\`: the campaign was all submitted under ${MIN_DRAINING_S} s into the window (rows before 2026-11-25 07:30 UTC: before the window ended, the part not measured). Then the second window's figures as in the columns before (×: its ratio to what it is judged against), the campaign's parts submitted by the window's start → end, the third window's p99 and submit p99 ("alone again", with their ratios to the first window's), and the second window's CPU as in the CPU column. Rows before bulk campaigns existed (up to commit e667c8c): ${CAMPAIGN_NOT_MEASURED} |
 | CPU | percent of one core over the first window: gateway / sms-dispatcher / simulator / PostgreSQL backends of the run / the load generator / everything else on the machine except Redis; then the machine-wide busy share of all cores |
 
 Machine of the first run: ${describeMachine(host)}. Rows from another machine say so in \`machine\`.`,
@@ -214,8 +260,9 @@ function judgedText(alone: OtpBenchFigures): string {
   if (met === null) return `— (${drainedAfter}, ${fmt(f.whileDraining?.spanS ?? null, 1)} s into the window: under the ${MIN_DRAINING_S} s judged)`;
   const part = f.whileDraining;
   if (judgedPart(f)?.partS === null || part === null) return verdict(met);
-  const latency = `p50 ${fmt(part.latencyMs.p50)}, p99 ${fmt(part.latencyMs.p99)}${times(ratio(part.latencyMs.p99, alone.latencyMs.p99))}, p99.9 ${fmt(part.latencyMs.p999)}`;
-  const submit = `submit p50 ${fmt(part.submit.p50Ms)}, p99 ${fmt(part.submit.p99Ms)}${times(ratio(part.submit.p99Ms, alone.submit.p99Ms))}`;
+  const reference = aloneReference(alone);
+  const latency = `p50 ${fmt(part.latencyMs.p50)}, p99 ${fmt(part.latencyMs.p99)}${times(ratio(part.latencyMs.p99, reference.p99Ms))}, p99.9 ${fmt(part.latencyMs.p999)}`;
+  const submit = `submit p50 ${fmt(part.submit.p50Ms)}, p99 ${fmt(part.submit.p99Ms)}${times(ratio(part.submit.p99Ms, reference.submitP99Ms))}`;
   return `${verdict(met)} over the window's first ${fmt(part.spanS, 1)} s (${drainedAfter}): ${latency}; ${submit}; ${fmt(part.acceptedPerSecond, 0)} accepted/s; whole window`;
 }
 
@@ -223,11 +270,21 @@ function judgedText(alone: OtpBenchFigures): string {
 export function campaignCell(alone: OtpBenchFigures, campaignCpu: string): string {
   const f = alone.duringCampaign;
   const c = f.campaign;
-  const latency = `p50 ${fmt(f.latencyMs.p50)}, p99 ${fmt(f.latencyMs.p99)}${times(ratio(f.latencyMs.p99, alone.latencyMs.p99))}, p99.9 ${fmt(f.latencyMs.p999)}`;
-  const submit = `submit p50 ${fmt(f.submit.p50Ms)}, p99 ${submitP99Cell(f.submit)}${times(ratio(f.submit.p99Ms, alone.submit.p99Ms))}`;
+  const reference = aloneReference(alone);
+  const latency = `p50 ${fmt(f.latencyMs.p50)}, p99 ${fmt(f.latencyMs.p99)}${times(ratio(f.latencyMs.p99, reference.p99Ms))}, p99.9 ${fmt(f.latencyMs.p999)}`;
+  const submit = `submit p50 ${fmt(f.submit.p50Ms)}, p99 ${submitP99Cell(f.submit)}${times(ratio(f.submit.p99Ms, reference.submitP99Ms))}`;
   const answers = `${fmt(f.acceptedPerSecond, 0)} accepted/s, non-2xx ${non2xxCell(f)}, errors ${f.errors}`;
   const campaign = `campaign parts submitted ${count(c.atWindowStart.partsSubmitted)} → ${count(c.atWindowEnd.partsSubmitted)} of ${count(c.recipients)}`;
-  return `${judgedText(alone)}: ${latency}; ${submit}; ${answers}; ${campaign}; CPU ${campaignCpu}`;
+  return `${judgedText(alone)}: ${latency}; ${submit}; ${answers}; ${campaign}; ${aloneAgainText(alone)}CPU ${campaignCpu}`;
+}
+
+/** The second alone window against the first: the spread of two windows without a campaign. */
+export function aloneAgainText(alone: OtpBenchFigures): string {
+  const again = alone.aloneAgain;
+  const spread = aloneReference(alone).aloneAgainRatio;
+  if (again === null || spread === null) return '';
+  const ratios = `×${fmt(spread.p99, 2)} and ×${fmt(spread.submitP99, 2)} the first's`;
+  return `alone again after it: p99 ${fmt(again.latencyMs.p99)}, submit p99 ${submitP99Cell(again.submit)} (${ratios}); `;
 }
 
 export function otpReadmeRow({ started, revision: rev, machine: host, figures: f, cpu, campaignCpu, file }: OtpRow): string {
