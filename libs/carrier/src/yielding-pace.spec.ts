@@ -1,4 +1,4 @@
-import { YieldingPace } from './yielding-pace';
+import { MAKING_SLICE, YieldingPace } from './yielding-pace';
 
 /** A pace on jest's fake clock; `released` counts the turns granted so far. */
 function pacedTurns(rate: number, turns: number, othersActiveMs = 1_000) {
@@ -172,6 +172,33 @@ describe('YieldingPace', () => {
       await jest.advanceTimersByTimeAsync(150);
       expect(starts[1].made).toBeDefined();
       expect(pace.queued).toBe(0);
+    });
+
+    it('make their rows in slices a tick apart while it holds, for as long as it holds', async () => {
+      const pace = new YieldingPace(100, 1_000, () => Date.now(), 50);
+      pace.noteOthers();
+      const slicing = pace.makingSlices();
+      expect(slicing?.slice).toBe(MAKING_SLICE);
+      let waited = false;
+      void slicing?.between().then(() => (waited = true));
+      await jest.advanceTimersByTimeAsync(49);
+      expect(waited).toBe(false);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(waited).toBe(true);
+      // The others stop: the rest of the batch goes without waiting.
+      await jest.advanceTimersByTimeAsync(1_000);
+      let rest = false;
+      void slicing?.between().then(() => (rest = true));
+      await jest.advanceTimersByTimeAsync(0);
+      expect(rest).toBe(true);
+    });
+
+    it('make their rows at once when nothing else flows, or at rate 0', async () => {
+      const pace = new YieldingPace(100, 1_000, () => Date.now());
+      expect(pace.makingSlices()).toBeUndefined();
+      const unpaced = new YieldingPace(0);
+      unpaced.noteOthers();
+      expect(unpaced.makingSlices()).toBeUndefined();
     });
 
     it('are never held at rate 0', async () => {

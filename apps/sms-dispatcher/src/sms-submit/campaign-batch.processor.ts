@@ -26,8 +26,8 @@ export class CampaignBatchProcessor {
 
   @JobHandler(QueueName.CampaignDispatch, 'campaign.batch')
   async handle(data: JobDataOf<typeof QueueName.CampaignDispatch, 'campaign.batch'>, context: JobContext) {
-    const made = await this.submitter.campaignBatchTurn();
-    const work = await this.batches.start(data.batchId).finally(made);
+    const turn = await this.submitter.campaignBatchTurn();
+    const work = await this.batches.start(data.batchId, new Date(), turn.slicing).finally(turn.made);
     if (work.kind === 'nothing') return { skipped: work.status };
     let submitted = 0;
     for (let start = 0; start < work.messageIds.length; start += CHUNK) {

@@ -2,6 +2,7 @@ import { LanePermits } from '@mp/batching';
 import { laneIndex, TRAFFIC_LANES, YieldingPace, type TrafficLane } from '@mp/carrier';
 import { Injectable, Logger } from '@nestjs/common';
 import { DispatchStore, type DispatchMessage } from '@mp/messaging';
+import type { InsertSlicing } from '@mp/persistence';
 import type { EncodedPart } from '@mp/messaging-domain';
 import { openText, parseTextKey } from '@mp/otp-domain';
 import { QUEUE_POLICIES, QueueName } from '@mp/queue-contracts';
@@ -14,6 +15,14 @@ import { PartEncoder } from './part-encoder';
 import { SubmitRecorder } from './submit-recorder.service';
 
 const NOTHING_TO_SEND = new Set(['cancelled', 'delivered', 'undelivered', 'expired', 'rejected', 'failed']);
+
+/** A campaign batch's turn to make its messages. */
+export interface CampaignBatchTurn {
+  /** To call once they are made. */
+  made: () => void;
+  /** How to insert them; undefined: all at once. */
+  slicing: InsertSlicing | undefined;
+}
 
 export interface SubmitSummary {
   messages: number;
@@ -88,10 +97,12 @@ export class SmsSubmitter {
 
   /**
    * Resolves when a campaign batch may make its messages (one at a time while campaigns yield),
-   * with the function to call once they are made.
+   * with the function to call once they are made and how to insert them (in slices while
+   * campaigns yield).
    */
-  campaignBatchTurn(): Promise<() => void> {
-    return this.campaignPace.startTurn();
+  async campaignBatchTurn(): Promise<CampaignBatchTurn> {
+    const made = await this.campaignPace.startTurn();
+    return { made, slicing: this.campaignPace.makingSlices() };
   }
 
   /** Parts submitted, or null if the message had nothing to send. */

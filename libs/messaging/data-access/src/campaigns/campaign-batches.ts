@@ -1,6 +1,6 @@
 import { parseMoney } from '@mp/billing-domain';
 import { splitSms } from '@mp/messaging-domain';
-import { MessageRepository, timeOrderedUuid, type NewMessage } from '@mp/persistence';
+import { MessageRepository, timeOrderedUuid, type InsertSlicing, type NewMessage } from '@mp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { DispatchMessage } from '../dispatch-load';
 import { userMessageReferences } from '../part-references';
@@ -35,12 +35,13 @@ export type BatchWork =
 /**
  * A campaign batch becomes its message rows once: the batch row is locked and moves from
  * queued (or scheduled) to processing in the same transaction that inserts its messages, so a
- * job that runs again finds them instead of making them twice.
+ * job that runs again finds them instead of making them twice. `slicing` spreads the inserts
+ * over several statements with pauses between them, in that one transaction.
  */
 export class CampaignBatchStore {
   constructor(private readonly db: DataSource) {}
 
-  async start(batchId: string, now: Date = new Date()): Promise<BatchWork> {
+  async start(batchId: string, now: Date = new Date(), slicing?: InsertSlicing): Promise<BatchWork> {
     return this.db.transaction(async (manager) => {
       const [batch] = (await manager.query(
         `SELECT b.id, b.campaign_id, c.company_id, b.status, b.recipients, b.bodies, b.message_references, b.senders, b.parts, b.prices::text[] AS prices,
@@ -52,7 +53,7 @@ export class CampaignBatchStore {
       if (batch.status === 'processing') return { kind: 'submit', campaignId: batch.campaign_id, messageIds: await messagesOf(manager, batchId) };
       if (batch.status !== 'queued' && batch.status !== 'scheduled') return { kind: 'nothing', status: batch.status };
       const messages = messagesFor(batch);
-      await new MessageRepository(this.db).insertMany(manager, messages);
+      await new MessageRepository(this.db).insertMany(manager, messages, slicing);
       await manager.query(`UPDATE campaign_batches SET status = 'processing', started_at = $2 WHERE id = $1`, [batchId, now]);
       await manager.query(`UPDATE campaigns SET status = 'processing' WHERE id = $1 AND status IN ('queued', 'scheduled')`, [batch.campaign_id]);
       return { kind: 'submit', campaignId: batch.campaign_id, messageIds: messages.map((m) => m.id), messages: messages.map(asDispatched) };

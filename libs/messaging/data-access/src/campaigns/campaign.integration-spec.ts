@@ -111,6 +111,26 @@ describe('campaigns (PostgreSQL)', () => {
     expect(await store.start(batch.batchId)).toEqual({ kind: 'nothing', status: 'dispatched' });
   });
 
+  it('makes a batch in slices when asked, pausing between them inside its one transaction', async () => {
+    const { company_id } = await accounts.createCompany({ name: 'Sliced', balance: '10' });
+    const accepted = await service.accept(command(company_id, { input: { mode: 1, recipients: numbers(250, 5_000), message: 'Hi' } }), DEFAULT_PRICES);
+    const [batch] = accepted.batches;
+    const seenOutside: number[] = [];
+    const between = async () => {
+      const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM messages WHERE batch_id = $1`, [batch.batchId]);
+      seenOutside.push(n);
+    };
+    const work = await new CampaignBatchStore(db).start(batch.batchId, new Date(), { slice: 100, between });
+    expect(work.kind === 'submit' ? work.messageIds.length : work).toBe(250);
+    // Two pauses (after 100 and 200 rows), and nothing of the batch committed during them.
+    expect(seenOutside).toEqual([0, 0]);
+    const rows: { n: number; first: number; last: number }[] = await db.query(
+      `SELECT count(*)::int AS n, min(batch_index) AS first, max(batch_index) AS last FROM messages WHERE batch_id = $1`,
+      [batch.batchId],
+    );
+    expect(rows).toEqual([{ n: 250, first: 1, last: 250 }]);
+  });
+
   it('completes a campaign once every batch is dispatched and every message final, telling its webhook once', async () => {
     const { company_id } = await accounts.createCompany({ name: 'Finish', balance: '1' });
     const accepted = await service.accept(
