@@ -2,7 +2,7 @@ import { LaneQueue } from '@mp/batching';
 import { TokenBucket } from './token-bucket';
 
 const NOTHING_HELD = () => undefined;
-/** Rows per statement of a batch made while the pace holds (see makingSlices). */
+/** Messages of a batch made at a time while the pace holds (see makingSlices). */
 export const MAKING_SLICE = 100;
 
 /**
@@ -84,10 +84,10 @@ export class YieldingPace {
   }
 
   /**
-   * How a batch about to be made inserts its rows: while the pace holds, MAKING_SLICE rows per
-   * statement, a tick apart (for as long as it holds); otherwise undefined, all at once. A batch of
-   * 1,000 made at once is ~25 ms of one database core and a burst in this process, which the OTPs
-   * of that moment wait behind; made in slices, it goes between them.
+   * How a batch about to be made makes its messages: while the pace holds, MAKING_SLICE at a time
+   * (built, then inserted), a tick apart for as long as it holds; otherwise undefined, all at once.
+   * A batch of 1,000 made at once stops this process for 10-25 ms and takes ~25 ms of a database
+   * core, which the OTPs of that moment wait behind; made in slices, it goes between them.
    */
   makingSlices(): { slice: number; between: () => Promise<void> } | undefined {
     if (this.ratePerSecond === 0 || !this.yielding()) return undefined;

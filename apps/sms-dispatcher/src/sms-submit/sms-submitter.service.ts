@@ -1,8 +1,7 @@
 import { LanePermits } from '@mp/batching';
 import { laneIndex, TRAFFIC_LANES, YieldingPace, type TrafficLane } from '@mp/carrier';
 import { Injectable, Logger } from '@nestjs/common';
-import { DispatchStore, type DispatchMessage } from '@mp/messaging';
-import type { InsertSlicing } from '@mp/persistence';
+import { DispatchStore, type BatchSlicing, type DispatchMessage } from '@mp/messaging';
 import type { EncodedPart } from '@mp/messaging-domain';
 import { openText, parseTextKey } from '@mp/otp-domain';
 import { QUEUE_POLICIES, QueueName } from '@mp/queue-contracts';
@@ -21,7 +20,7 @@ export interface CampaignBatchTurn {
   /** To call once they are made. */
   made: () => void;
   /** How to insert them; undefined: all at once. */
-  slicing: InsertSlicing | undefined;
+  slicing: BatchSlicing | undefined;
 }
 
 export interface SubmitSummary {

@@ -47,15 +47,6 @@ export interface NewMessage {
 /** Rows per statement: bounds the size of one statement's arrays. */
 const CHUNK = 5_000;
 
-/**
- * How insertMany spreads its work: `slice` rows per statement (at most CHUNK), and `between`
- * awaited before each statement after the first, still inside the caller's transaction.
- */
-export interface InsertSlicing {
-  slice: number;
-  between: () => Promise<void>;
-}
-
 interface Statement {
   sql: string;
   params: unknown[];
@@ -67,15 +58,10 @@ export type AlsoInserted = (first: number) => { ctes: string[]; params: unknown[
 export class MessageRepository {
   constructor(private readonly db: DataSource) {}
 
-  /**
-   * Inserts messages and their parts, one statement per chunk (or per slice, with `slicing`'s pause
-   * before each after the first), inside the caller's transaction.
-   */
-  async insertMany(manager: EntityManager, messages: readonly NewMessage[], slicing?: InsertSlicing): Promise<void> {
-    const size = slicing ? Math.max(1, Math.min(CHUNK, Math.floor(slicing.slice))) : CHUNK;
-    for (let start = 0; start < messages.length; start += size) {
-      if (start > 0) await slicing?.between();
-      const chunk = messages.slice(start, start + size);
+  /** Inserts messages and their parts, one statement per chunk, inside the caller's transaction. */
+  async insertMany(manager: EntityManager, messages: readonly NewMessage[]): Promise<void> {
+    for (let start = 0; start < messages.length; start += CHUNK) {
+      const chunk = messages.slice(start, start + CHUNK);
       const rows = messageRows(chunk, 1);
       const parts = partRows(chunk, 1 + rows.params.length);
       // Prepared: a campaign inserts its messages with this one statement, batch after batch.

@@ -1,6 +1,6 @@
 import { parseMoney } from '@mp/billing-domain';
 import { splitSms } from '@mp/messaging-domain';
-import { MessageRepository, timeOrderedUuid, type InsertSlicing, type NewMessage } from '@mp/persistence';
+import { MessageRepository, timeOrderedUuid, type NewMessage } from '@mp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { DispatchMessage } from '../dispatch-load';
 import { userMessageReferences } from '../part-references';
@@ -33,15 +33,24 @@ export type BatchWork =
   | { kind: 'nothing'; status: string };
 
 /**
+ * How a batch makes its messages: `slice` at a time (each built just before its INSERT), with
+ * `between` awaited before every slice after the first, all in the batch's one transaction.
+ */
+export interface BatchSlicing {
+  slice: number;
+  between: () => Promise<void>;
+}
+
+/**
  * A campaign batch becomes its message rows once: the batch row is locked and moves from
  * queued (or scheduled) to processing in the same transaction that inserts its messages, so a
- * job that runs again finds them instead of making them twice. `slicing` spreads the inserts
- * over several statements with pauses between them, in that one transaction.
+ * job that runs again finds them instead of making them twice. Without `slicing` they are made
+ * and inserted all at once.
  */
 export class CampaignBatchStore {
   constructor(private readonly db: DataSource) {}
 
-  async start(batchId: string, now: Date = new Date(), slicing?: InsertSlicing): Promise<BatchWork> {
+  async start(batchId: string, now: Date = new Date(), slicing?: BatchSlicing): Promise<BatchWork> {
     return this.db.transaction(async (manager) => {
       const [batch] = (await manager.query(
         `SELECT b.id, b.campaign_id, c.company_id, b.status, b.recipients, b.bodies, b.message_references, b.senders, b.parts, b.prices::text[] AS prices,
@@ -52,12 +61,25 @@ export class CampaignBatchStore {
       if (!batch) return { kind: 'nothing', status: 'missing' };
       if (batch.status === 'processing') return { kind: 'submit', campaignId: batch.campaign_id, messageIds: await messagesOf(manager, batchId) };
       if (batch.status !== 'queued' && batch.status !== 'scheduled') return { kind: 'nothing', status: batch.status };
-      const messages = messagesFor(batch);
-      await new MessageRepository(this.db).insertMany(manager, messages, slicing);
+      const messages = await this.make(manager, batch, slicing);
       await manager.query(`UPDATE campaign_batches SET status = 'processing', started_at = $2 WHERE id = $1`, [batchId, now]);
       await manager.query(`UPDATE campaigns SET status = 'processing' WHERE id = $1 AND status IN ('queued', 'scheduled')`, [batch.campaign_id]);
       return { kind: 'submit', campaignId: batch.campaign_id, messageIds: messages.map((m) => m.id), messages: messages.map(asDispatched) };
     });
+  }
+
+  /** Builds and inserts the batch's messages, in slices if asked. */
+  private async make(manager: EntityManager, batch: BatchRow, slicing?: BatchSlicing): Promise<NewMessage[]> {
+    const repository = new MessageRepository(this.db);
+    const size = slicing ? Math.max(1, Math.floor(slicing.slice)) : batch.recipients.length;
+    const made: NewMessage[] = [];
+    for (let from = 0; from < batch.recipients.length; from += size) {
+      if (from > 0) await slicing?.between();
+      const slice = messagesFor(batch, from, Math.min(batch.recipients.length, from + size));
+      await repository.insertMany(manager, slice);
+      for (const message of slice) made.push(message);
+    }
+    return made;
   }
 
   /** Every message of the batch was handed to the carrier (or failed for good). */
@@ -86,19 +108,22 @@ function asDispatched(message: NewMessage): DispatchMessage {
   };
 }
 
-function messagesFor(batch: BatchRow): NewMessage[] {
+/** The messages of the batch's recipients from index `from` up to `to` (excluded). */
+function messagesFor(batch: BatchRow, from: number, to: number): NewMessage[] {
   const encodings = new Map<string, NewMessage['encoding']>();
   const encodingOf = (text: string) => {
     let encoding = encodings.get(text);
     if (!encoding) encodings.set(text, (encoding = splitSms(text).encoding));
     return encoding;
   };
-  return batch.recipients.map((recipient, i) => {
+  const messages: NewMessage[] = [];
+  for (let i = from; i < to; i++) {
+    const recipient = batch.recipients[i];
     const id = timeOrderedUuid();
     const body = batch.bodies?.[i] ?? batch.campaign_body ?? '';
     const price = parseMoney(batch.prices[i]);
     const parts = batch.parts[i];
-    return {
+    messages.push({
       id,
       companyId: batch.company_id,
       requestId: batch.campaign_id,
@@ -118,6 +143,7 @@ function messagesFor(batch: BatchRow): NewMessage[] {
       campaignId: batch.campaign_id,
       batchId: batch.id,
       batchIndex: i + 1,
-    };
-  });
+    });
+  }
+  return messages;
 }
