@@ -114,7 +114,7 @@ export class SmsDispatcherEnv extends WorkerEnv {
    * that OTPs need: at 500 OTP/s their p99 tripled; held to 1,000 a second it rose by about half,
    * to 300 or 100 by about a third (docs/architecture.md, bench/results/README.md). A campaign
    * starting after a quiet second keeps to it for its first second too (a slow start), and while
-   * it holds, the campaign's batches are made one at a time.
+   * it holds, the campaign's batches are made one at a time, 100 messages at a time.
    */
   @IsInt()
   @Min(0)
