@@ -7,6 +7,7 @@ import type { Client } from 'pg';
 import { say } from './bench-process';
 import type { Company } from './http-load';
 import { wasInterrupted } from './http-load';
+import { jsonRequestHeaders } from './request-headers';
 
 /** A campaign's request, serialised before the clock starts. */
 export interface CampaignRequest {
@@ -42,7 +43,7 @@ export function campaignRequest(recipients: string[], options: { scheduledTime?:
 
 export async function postCampaign(gatewayUrl: string, company: Company, request: CampaignRequest): Promise<Posted> {
   const { recipients, requestMB } = request;
-  const headers = { 'content-type': 'application/json', 'x-api-key': company.api_key, 'x-api-secret': company.api_secret };
+  const headers = jsonRequestHeaders(company);
   const started = performance.now();
   try {
     const response = await fetch(`${gatewayUrl}/sms/send-bulk`, { method: 'POST', headers, body: request.json, signal: AbortSignal.timeout(POST_TIMEOUT_MS) });
@@ -197,8 +198,7 @@ const SETTLE_TIMEOUT_S = 120;
  * not come within SETTLE_TIMEOUT_S.
  */
 export async function stopCampaign(db: Client, gatewayUrl: string, company: Company, campaignId: string): Promise<void> {
-  const headers = { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret };
-  const response = await fetch(`${gatewayUrl}/sms/campaigns/${campaignId}/cancel`, { method: 'POST', headers, signal: AbortSignal.timeout(30_000) });
+  const response = await fetch(`${gatewayUrl}/sms/campaigns/${campaignId}/cancel`, { method: 'POST', headers: jsonRequestHeaders(company), body: '{}', signal: AbortSignal.timeout(30_000) });
   const answer = await response.text();
   // 409: nothing left to cancel, every batch had started.
   if (!response.ok && response.status !== 409) throw new Error(`cancelling campaign ${campaignId} answered ${response.status}: ${answer.slice(0, 300)}`);

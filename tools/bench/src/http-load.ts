@@ -2,6 +2,7 @@
 // company, and Ctrl-C, which stops the load under way and lets the benchmark clean up.
 import autocannon from 'autocannon';
 import { pacedLoad } from './paced-load';
+import { jsonRequestHeaders } from './request-headers';
 
 /** The company that sends every request (its API key and secret, as company:create prints them). */
 export interface Company {
@@ -93,7 +94,7 @@ function closedLoop(url: string, request: LoadRequest, connections: number, dura
           {
             method: 'POST',
             path,
-            headers: { 'content-type': 'application/json', 'x-api-key': company.api_key, 'x-api-secret': company.api_secret },
+            headers: jsonRequestHeaders(company),
             setupRequest: (next) => ({ ...next, body: JSON.stringify(body()) }),
           },
         ],

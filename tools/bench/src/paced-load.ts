@@ -7,6 +7,7 @@
 // The requests go through KeepAliveClient (see there why not undici or node:http), and the load
 // wakes when the next request is due, not every millisecond.
 import type { AnswerTimes, LoadRequest, LoadResult } from './http-load';
+import { jsonRequestHeaders } from './request-headers';
 import { KeepAliveClient, RequestFailed } from './keep-alive-client';
 
 const TIMEOUT_MS = 10_000;
@@ -21,8 +22,7 @@ interface Tally {
 }
 
 export function pacedLoad(url: string, load: LoadRequest, connections: number, durationS: number, rate: number, stop: { stopped: boolean }): Promise<LoadResult> {
-  const headers = { 'content-type': 'application/json', 'x-api-key': load.company.api_key, 'x-api-secret': load.company.api_secret };
-  const client = new KeepAliveClient(url, load.path, headers, connections, TIMEOUT_MS);
+  const client = new KeepAliveClient(url, load.path, jsonRequestHeaders(load.company), connections, TIMEOUT_MS);
   const tally: Tally = { latencies: [], dues: [], statusCodes: new Map(), errors: 0, timeouts: 0 };
   const total = Math.round(rate * durationS);
   const start = performance.now();
