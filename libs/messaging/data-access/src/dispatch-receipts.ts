@@ -3,6 +3,7 @@ import { queryPrepared } from '@mp/persistence';
 import type { EntityManager } from 'typeorm';
 import { MESSAGE_FINAL } from './dispatch-settle';
 import type { MessageTransition } from './message-events';
+import { receiptErrorCode, receiptErrorReason } from './receipt-errors';
 
 export interface CarrierReceipt {
   carrierMessageId: string;
@@ -45,7 +46,8 @@ export interface AppliedReceipts {
 /**
  * In ONE statement: receipts applied straight to the submitted parts that carry their carrier
  * ids, and each message of one part settled at once in its part's state (it has no other part to
- * wait for). Messages of several parts are returned to be settled under their row locks; receipts
+ * wait for), taking its part's error code and a reason when it was not delivered. Messages of
+ * several parts are returned to be settled under their row locks; receipts
  * whose carrier id no part carries yet are returned to be stored. A receipt for a part already
  * final (a carrier's resend) changes nothing. The caller holds the advisory locks of these carrier
  * ids, the only locks under which a part with a carrier id, or a message of one part, is written.
@@ -60,23 +62,32 @@ export async function applyReceiptsToParts(manager: EntityManager, receipts: rea
     // scans it once per key). The state is checked on the rows found, never in the UPDATE's own
     // conditions, which would make that index a candidate again.
     `WITH keyed AS MATERIALIZED (
-         SELECT p.message_id, p.part_index, p.status, r.carrier_message_id, r.stat, r.err
-         FROM unnest($1::text[], $2::text[], $3::text[]) AS r(carrier_message_id, stat, err)
+         SELECT p.message_id, p.part_index, p.status, r.carrier_message_id, r.stat, r.err, r.reason
+         FROM unnest($1::text[], $2::text[], $3::text[], $7::text[]) AS r(carrier_message_id, stat, err, reason)
          JOIN message_parts p ON p.carrier_message_id = r.carrier_message_id AND p.carrier_message_id IS NOT NULL),
        done AS (
          UPDATE message_parts p SET status = s.state, receipt_stat = t.stat,
            error_code = CASE WHEN s.state = 'delivered' THEN NULL ELSE t.err END, completed_at = now()
          FROM keyed t JOIN unnest($4::text[], $5::text[]) AS s(stat, state) ON s.stat = t.stat
          WHERE t.status = 'submitted' AND p.message_id = t.message_id AND p.part_index = t.part_index
-         RETURNING p.message_id, s.state),
+         RETURNING p.message_id, s.state, p.error_code, CASE WHEN s.state = 'delivered' THEN NULL ELSE t.reason END AS reason),
        settled AS (
-         UPDATE messages m SET status = d.state, completed_at = now(), updated_at = now()
+         UPDATE messages m SET status = d.state, completed_at = now(), updated_at = now(),
+           error_code = coalesce(m.error_code, d.error_code), error_reason = coalesce(m.error_reason, d.reason)
          FROM done d WHERE m.id = d.message_id AND m.parts = 1 AND NOT (m.status = ANY($6::text[]))
          RETURNING m.id, m.status, m.webhook_url, m.otp_id)
        SELECT (SELECT json_agg(json_build_array(id, status, webhook_url, otp_id) ORDER BY id) FROM settled) AS settled,
               ARRAY(SELECT DISTINCT message_id::text FROM done WHERE message_id NOT IN (SELECT id FROM settled)) AS others,
               ARRAY(SELECT id FROM unnest($1::text[]) AS u(id) WHERE NOT EXISTS (SELECT 1 FROM keyed k WHERE k.carrier_message_id = u.id)) AS unknown`,
-    [receipts.map((r) => r.carrierMessageId), receipts.map((r) => r.stat), receipts.map((r) => r.err), STATS, STATES, MESSAGE_FINAL],
+    [
+      receipts.map((r) => r.carrierMessageId),
+      receipts.map((r) => r.stat),
+      receipts.map((r) => receiptErrorCode(r.err)),
+      STATS,
+      STATES,
+      MESSAGE_FINAL,
+      receipts.map((r) => receiptErrorReason(r.stat, r.err)),
+    ],
   );
   const unknown = new Set(row?.unknown ?? []);
   return {
@@ -125,7 +136,7 @@ export async function applyStoredReceipts(manager: EntityManager, carrierMessage
        WHERE t.applied_at IS NULL AND t.part_status = 'submitted'),
      done AS (
        UPDATE message_parts p SET status = t.state, receipt_stat = t.stat,
-         error_code = CASE WHEN t.state = 'delivered' THEN NULL ELSE t.err END, completed_at = now()
+         error_code = CASE WHEN t.state = 'delivered' THEN NULL ELSE nullif(t.err, '') END, completed_at = now()
        FROM targets t WHERE p.message_id = t.message_id AND p.part_index = t.part_index
        RETURNING p.message_id, p.carrier_message_id),
      applied AS (

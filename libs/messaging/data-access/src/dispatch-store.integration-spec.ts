@@ -52,6 +52,10 @@ describe('DispatchStore (PostgreSQL)', () => {
       { part_index: 1, status: 'delivered', error_code: null },
       { part_index: 2, status: 'expired', error_code: NO_RECEIPT },
     ]);
+    expect((await db.query(`SELECT error_code, error_reason FROM messages WHERE id = $1`, [old]))[0]).toEqual({
+      error_code: NO_RECEIPT,
+      error_reason: 'no delivery receipt within the receipt timeout',
+    });
     expect(await statusOf(young)).toBe('sent');
     expect((await store.expireUnanswered(72 * 3600_000)).transitions).toEqual([]);
   });
@@ -142,6 +146,56 @@ describe('DispatchStore (PostgreSQL)', () => {
     expect(expired.transitions).toEqual([{ messageId: id, status: 'expired', webhookUrl: null }]);
     expect(expired.outbox.jobs.map((job) => job.jobId)).toEqual([`refund-${id}`]);
     expect(await db.query(`SELECT job_id FROM outbox WHERE job_id LIKE $1`, [`evt-${id}-%`])).toEqual([]);
+  });
+
+  describe("gives a message that was not delivered its receipt's error code", () => {
+    const errorOf = async (id: string) =>
+      (await db.query(`SELECT status, error_code, error_reason FROM messages WHERE id = $1`, [id]))[0] as Record<string, string | null>;
+    const partErrors = async (id: string) =>
+      (await db.query(`SELECT error_code FROM message_parts WHERE message_id = $1 ORDER BY part_index`, [id])).map((p: { error_code: string | null }) => p.error_code);
+    const undelivered = { status: 'undelivered', error_code: '001', error_reason: "the carrier's receipt said UNDELIV (err:001)" };
+
+    it('a message of one part, settled by its receipt', async () => {
+      const id = await send('one part', { webhookUrl: HOOK });
+      await store.recordSubmitted(id, 1, `e-1-${id}`);
+      await store.applyReceipt({ carrierMessageId: `e-1-${id}`, stat: 'UNDELIV', err: '001', doneAt: null });
+      expect(await errorOf(id)).toEqual(undelivered);
+      expect(await partErrors(id)).toEqual(['001']);
+    });
+
+    it('a message of one part whose receipt overtook its submit response', async () => {
+      const id = await send('early failure');
+      await store.applyReceipt({ carrierMessageId: `e-2-${id}`, stat: 'UNDELIV', err: '001', doneAt: null });
+      await store.recordSubmitted(id, 1, `e-2-${id}`);
+      expect(await errorOf(id)).toEqual(undelivered);
+    });
+
+    it('a message of several parts: the first part not delivered gives it, and a delivered part none', async () => {
+      const id = await send('m'.repeat(400));
+      await store.recordSubmittedMany([1, 2, 3].map((partIndex) => ({ messageId: id, partIndex, carrierMessageId: `e-3-${id}-${partIndex}` })));
+      await store.applyReceipts([
+        { carrierMessageId: `e-3-${id}-3`, stat: 'UNDELIV', err: '034', doneAt: null },
+        { carrierMessageId: `e-3-${id}-1`, stat: 'DELIVRD', err: '000', doneAt: null },
+      ]);
+      expect(await errorOf(id)).toEqual({ status: 'sent', error_code: null, error_reason: null });
+      await store.applyReceipt({ carrierMessageId: `e-3-${id}-2`, stat: 'UNDELIV', err: '001', doneAt: null });
+      expect(await errorOf(id)).toEqual(undelivered);
+      expect(await partErrors(id)).toEqual([null, '001', '034']);
+    });
+
+    it('a receipt without an err: no code, the stat as the reason', async () => {
+      const id = await send('no err');
+      await store.recordSubmitted(id, 1, `e-4-${id}`);
+      await store.applyReceipt({ carrierMessageId: `e-4-${id}`, stat: 'REJECTD', err: '', doneAt: null });
+      expect(await errorOf(id)).toEqual({ status: 'rejected', error_code: null, error_reason: "the carrier's receipt said REJECTD" });
+    });
+
+    it('a delivered message keeps none', async () => {
+      const id = await send('fine');
+      await store.recordSubmitted(id, 1, `e-5-${id}`);
+      await store.applyReceipt({ carrierMessageId: `e-5-${id}`, stat: 'DELIVRD', err: '000', doneAt: null });
+      expect(await errorOf(id)).toEqual({ status: 'delivered', error_code: null, error_reason: null });
+    });
   });
 
   it('derives one state from several parts', () => {

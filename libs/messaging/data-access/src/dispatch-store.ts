@@ -8,11 +8,13 @@ import { recordedFrom, recordSubmits, recordSubmitsOpening, type SubmittedPart }
 import { settleMessages } from './dispatch-settle';
 import { advanceExpiryCursor, findUnansweredParts } from './receipt-expiry';
 import { jobsForTransitions, type MessageTransition } from './message-events';
+import { NO_RECEIPT } from './receipt-errors';
 
 export type { DispatchMessage, DispatchPart } from './dispatch-load';
 export type { CarrierReceipt } from './dispatch-receipts';
 export type { SubmittedPart } from './dispatch-submits';
 export { finalMessageState } from './dispatch-settle';
+export { NO_RECEIPT } from './receipt-errors';
 
 /** What a write changed, and the outbox jobs committed with it, for the caller to relay. */
 export interface DispatchResult {
@@ -21,9 +23,6 @@ export interface DispatchResult {
 }
 
 const nothing = (): DispatchResult => ({ transitions: [], outbox: { ids: [], jobs: [] } });
-
-/** The `err` of the EXPIRED receipt recorded for a part that no carrier receipt ever answered. */
-export const NO_RECEIPT = 'no-receipt';
 
 /**
  * The dispatcher's view of messages and parts. Every write is conditional on the state it moves
