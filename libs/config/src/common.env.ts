@@ -1,4 +1,5 @@
 import { IsIn, IsString, Matches, MinLength, ValidateBy, ValidationOptions } from 'class-validator';
+import { wasGiven } from './load-config';
 import { localStackDatabaseUrl } from './local-stack';
 
 export const NODE_ENVS = ['development', 'test', 'production'] as const;
@@ -41,6 +42,24 @@ export function PrivateInProduction(options?: ValidationOptions): PropertyDecora
   );
 }
 
+/**
+ * A setting whose default only fits a developer machine (a local address, a test id) must be set
+ * explicitly when NODE_ENV=production: the default is refused there, even where it would parse.
+ */
+export function RequiredInProduction(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'requiredInProduction',
+      validator: {
+        validate: (_value, args) =>
+          (args?.object as { NODE_ENV?: string }).NODE_ENV !== 'production' || wasGiven(args?.object as object, args?.property ?? ''),
+        defaultMessage: () => 'must be set when NODE_ENV=production (the default is for development)',
+      },
+    },
+    options,
+  );
+}
+
 /** Variables every process of the platform reads: where the data lives and how it logs. */
 export class CommonEnv {
   @IsIn(NODE_ENVS)
@@ -59,9 +78,11 @@ export class CommonEnv {
   LOG_CONTEXT: 'on' | 'off' = 'off';
 
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// URL' })
+  @RequiredInProduction()
   DATABASE_URL: string = localStackDatabaseUrl() ?? 'postgres://postgres@127.0.0.1:5432/messaging';
 
   @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// URL' })
+  @RequiredInProduction()
   REDIS_URL: string = 'redis://127.0.0.1:6379';
 
   /** Host the app's HTTP server (API or health) binds to. */
