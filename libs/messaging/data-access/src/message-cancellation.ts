@@ -8,9 +8,10 @@ export type Cancellation =
   | { outcome: 'not-found' };
 
 /**
- * Cancels a scheduled message and refunds it, once: the status change and the refund are one
- * transaction, and only a message still `scheduled` can change. A dispatcher that picks the
- * message up at the same moment moves it out of `scheduled` first, so exactly one of them wins.
+ * Cancels a scheduled message, its parts with it, and refunds it, once: the status changes and
+ * the refund are one transaction, and only a message still `scheduled` can change. A dispatcher
+ * that picks the message up at the same moment moves it out of `scheduled` first, so exactly one
+ * of them wins.
  */
 export class MessageCancellationService {
   private readonly ledger: LedgerRepository;
@@ -26,7 +27,9 @@ export class MessageCancellationService {
         `WITH cancelled AS (
            UPDATE messages SET status = 'cancelled', cancelled_at = now(), updated_at = now(), refunded = cost
            WHERE id = $1 AND company_id = $2 AND status = 'scheduled'
-           RETURNING cost)
+           RETURNING id, cost),
+         parts AS (
+           UPDATE message_parts p SET status = 'cancelled' FROM cancelled c WHERE p.message_id = c.id AND p.status = 'pending')
          SELECT cost FROM cancelled`,
         [messageId, companyId],
       );

@@ -9,6 +9,8 @@ import { Campaigns1764100000000 } from './1764100000000-campaigns';
 import { CampaignWebhooks1764100001000 } from './1764100001000-campaign-webhooks';
 import { HotUpdates1764200000000 } from './1764200000000-hot-updates';
 import { HotPathForeignKeys1764300000000 } from './1764300000000-hot-path-foreign-keys';
+import { CancelledParts1764400260000 } from './1764400260000-cancelled-parts';
+import { OtpFailures1764400500000 } from './1764400500000-otp-failures';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -23,4 +25,6 @@ export const MIGRATIONS = [
   CampaignWebhooks1764100001000,
   HotUpdates1764200000000,
   HotPathForeignKeys1764300000000,
+  CancelledParts1764400260000,
+  OtpFailures1764400500000,
 ];
