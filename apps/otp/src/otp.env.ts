@@ -1,5 +1,5 @@
 import { WorkerEnv } from '@mp/app-runtime';
-import { Base64Key32, DEV_SECRETS, PrivateInProduction } from '@mp/config';
+import { Base64Key32, DEV_SECRETS, PrivateInProduction, RequiredInProduction } from '@mp/config';
 import { IsInt, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 
 export class OtpEnv extends WorkerEnv {
@@ -18,14 +18,16 @@ export class OtpEnv extends WorkerEnv {
 
   /** The WhatsApp Cloud API: https://graph.facebook.com in production, the simulator under npm start. */
   @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' })
+  @RequiredInProduction()
   WHATSAPP_API_BASE_URL: string = 'http://127.0.0.1:2780';
 
   @Matches(/^v\d+\.\d+$/, { message: 'must be a Graph API version such as v21.0' })
   WHATSAPP_API_VERSION: string = 'v21.0';
 
-  /** The business phone number's id in the Cloud API. */
+  /** The business phone number's id in the Cloud API (the default is a test id of the simulator). */
   @IsString()
   @MinLength(1)
+  @RequiredInProduction()
   WHATSAPP_PHONE_NUMBER_ID: string = '100000000000001';
 
   @IsString()

@@ -1,5 +1,5 @@
 import { WorkerEnv } from '@mp/app-runtime';
-import { Base64Key32, DEV_SECRETS, PrivateInProduction } from '@mp/config';
+import { Base64Key32, DEV_SECRETS, PrivateInProduction, RequiredInProduction } from '@mp/config';
 import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
 
 export class SmsDispatcherEnv extends WorkerEnv {
@@ -12,9 +12,13 @@ export class SmsDispatcherEnv extends WorkerEnv {
    */
   override DATABASE_POOL_SIZE: number = 20;
 
-  /** The SMSC (carrier, or the simulator `npm start` runs) that SMS parts are submitted to. */
+  /**
+   * The SMSC (carrier, or the simulator `npm start` runs) that SMS parts are submitted to. Its
+   * host and credentials must be given in production: the defaults are the simulator's.
+   */
   @IsString()
   @MinLength(1)
+  @RequiredInProduction()
   SMSC_HOST: string = '127.0.0.1';
 
   @IsInt()
@@ -24,9 +28,11 @@ export class SmsDispatcherEnv extends WorkerEnv {
 
   @IsString()
   @MinLength(1)
+  @RequiredInProduction()
   SMSC_SYSTEM_ID: string = 'messaging';
 
   @IsString()
+  @RequiredInProduction()
   SMSC_PASSWORD: string = 'secret';
 
   /**
