@@ -69,6 +69,12 @@ export interface CampaignForWebhook {
   failed: number;
   /** numeric(20,4) as PostgreSQL writes it. */
   totalCost: string;
+  /**
+   * numeric(20,4): the batches cancelled before they started, and every part of its messages that
+   * never reached a carrier. The billing app books the refund of those parts from the same final
+   * states, possibly a moment after the campaign completes, so this is what the campaign is
+   * refunded in the end, not only what was booked when it was read.
+   */
   refunded: string;
   /** Messages by status. */
   states: Record<string, number>;
@@ -125,7 +131,10 @@ export class WebhookDeliveryRepository {
   async findCampaign(campaignId: string): Promise<CampaignForWebhook | null> {
     const rows: Row[] = await this.db.query(
       `SELECT c.id, c.company_id, c.webhook_url, c.reference, c.total_recipients, c.accepted, jsonb_array_length(c.failed_numbers) AS failed,
-         c.total_cost, c.refunded, c.completed_at,
+         c.total_cost, c.completed_at,
+         c.refunded + (SELECT coalesce(sum(greatest(m.refunded,
+             m.price_per_part * (SELECT count(*) FROM message_parts p WHERE p.message_id = m.id AND p.status = 'failed'))), 0)
+           FROM messages m WHERE m.campaign_id = c.id AND m.status <> 'delivered') AS refunded,
          (SELECT jsonb_object_agg(status, n) FROM (SELECT status, count(*)::int AS n FROM messages WHERE campaign_id = c.id GROUP BY status) s) AS states,
          (SELECT coalesce(sum(cardinality(b.recipients)), 0)::int FROM campaign_batches b WHERE b.campaign_id = c.id AND b.status = 'cancelled') AS cancelled
        FROM campaigns c WHERE c.id = $1`,

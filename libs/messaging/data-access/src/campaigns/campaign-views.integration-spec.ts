@@ -1,9 +1,12 @@
 import { AccountsService } from '@mp/accounts';
 import { parseMoney, type PriceRule } from '@mp/billing-domain';
 import { parsePhoneNumber } from '@mp/messaging-domain';
+import { WebhookDeliveryRepository } from '@mp/persistence';
 import { openTestDataSource } from '@mp/testing';
 import type { DataSource } from 'typeorm';
 import { CampaignAcceptanceService, type CampaignCommand } from './campaign-acceptance';
+import { DispatchStore } from '../dispatch-store';
+import { MessageRefundService } from '../message-refund';
 import { CampaignBatchStore } from './campaign-batches';
 import { CampaignCancellationService } from './campaign-cancellation';
 import { findCampaignDetail, listCampaignRecipients, listCampaignViews, type CampaignView, type RecipientState } from './campaign-views';
@@ -181,6 +184,38 @@ describe('campaign views (PostgreSQL)', () => {
     expect(view).toMatchObject({ status: 'processing', summary: { sent: 1, failed: 5 } });
     await listCampaignViews(db, company_id, { status: null, reference: null }, { page: 1, limit: 10 });
     expect((await db.query(`SELECT status FROM campaigns WHERE id = $1`, [accepted.campaignId]))[0].status).toBe('processing');
+  });
+
+  it('counts as refunded its cancelled batches and the parts of its messages that never reached a carrier', async () => {
+    const { company_id } = await accounts.createCompany({ name: 'Refunded', balance: '10' });
+    const accepted = await accept(company_id, {
+      delayBetweenBatchesS: 0,
+      input: { mode: 2, messages: numbers(4, 200).map((to, i) => ({ to, message: i === 0 ? 'y'.repeat(200) : `Hi ${i}`, reference: null })) },
+    });
+    const [b1] = accepted.batches.map((b) => b.batchId);
+    const work = await store.start(b1);
+    await store.finish(b1);
+    expect(await new CampaignCancellationService(db).cancel(company_id, accepted.campaignId)).toMatchObject({ refunded: 274n });
+    const [twoParts, onePart] = work.kind === 'submit' ? work.messageIds : [];
+    const dispatch = new DispatchStore(db);
+    await dispatch.recordSubmitted(twoParts, 1, `refunded-${twoParts}`);
+    await dispatch.recordPartFailed(twoParts, 2, 'smpp:69', 'refused');
+    await dispatch.recordPartFailed(onePart, 1, 'smpp:69', 'refused');
+    await dispatch.applyReceipt({ carrierMessageId: `refunded-${twoParts}`, stat: 'DELIVRD', err: '000', doneAt: null });
+    // Both messages are final: the campaign is complete, its last refunds not booked yet.
+    expect(await findCampaignDetail(db, company_id, accepted.campaignId)).toMatchObject({ status: 'completed', refunded: 0.0274 });
+    expect((await new WebhookDeliveryRepository(db).findCampaign(accepted.campaignId))?.refunded).toBe('0.0548');
+
+    const refunds = new MessageRefundService(db);
+    await refunds.refund(twoParts);
+    await refunds.refund(onePart);
+    const refunded = await findCampaignDetail(db, company_id, accepted.campaignId);
+    expect(refunded).toMatchObject({ total_cost: 0.0685, refunded: 0.0548 });
+    expect((await listCampaignViews(db, company_id, { status: null, reference: null }, { page: 1, limit: 1 })).items[0]).toMatchObject({
+      campaign_id: accepted.campaignId,
+      refunded: 0.0548,
+    });
+    expect((await new WebhookDeliveryRepository(db).findCampaign(accepted.campaignId))?.refunded).toBe('0.0548');
   });
 
   it('shows a campaign only to its company, and reads an id that is not a uuid as not found', async () => {

@@ -1,4 +1,4 @@
-import { moneyToJson, parseMoney } from '@mp/billing-domain';
+import { moneyToJson, parseMoney, type Money } from '@mp/billing-domain';
 import type { DataSource, EntityManager } from 'typeorm';
 import { completeFinishedCampaigns } from './campaign-completion';
 
@@ -80,22 +80,28 @@ interface CampaignRow {
   accepted: number;
   failed: number;
   total_cost: string;
+  /** The campaign row keeps what its cancelled batches were refunded; its messages keep their own (campaignRefunded). */
   refunded: string;
   created_at: Date;
 }
-type Tally = { campaign_id: string; source: 'batch' | 'message'; status: string; batches: number; n: number };
+/** `refunded`: what the messages counted were refunded (parts that never reached a carrier), exact, as text. */
+type Tally = { campaign_id: string; source: 'batch' | 'message'; status: string; batches: number; n: number; refunded: string };
 
 const CAMPAIGN_COLUMNS = `id, reference, status, total_recipients, accepted, jsonb_array_length(failed_numbers) AS failed,
   total_cost::text AS total_cost, refunded::text AS refunded, created_at`;
 const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
 
-/** Recipients by state and batches by status, of several campaigns, in one statement (one snapshot). */
+/**
+ * Recipients by state and batches by status, of several campaigns, in one statement (one
+ * snapshot), with what the messages of each state were refunded.
+ */
 async function tallies(manager: EntityManager, campaignIds: string[]): Promise<Tally[]> {
   return manager.query(
-    `SELECT campaign_id, 'batch' AS source, status, count(*)::int AS batches, sum(cardinality(recipients))::int AS n
+    `SELECT campaign_id, 'batch' AS source, status, count(*)::int AS batches, sum(cardinality(recipients))::int AS n, '0' AS refunded
      FROM campaign_batches WHERE campaign_id = ANY($1::uuid[]) GROUP BY campaign_id, status
      UNION ALL
-     SELECT campaign_id, 'message', status, 0, count(*)::int FROM messages WHERE campaign_id = ANY($1::uuid[]) GROUP BY campaign_id, status`,
+     SELECT campaign_id, 'message', status, 0, count(*)::int, sum(refunded)::text
+     FROM messages WHERE campaign_id = ANY($1::uuid[]) GROUP BY campaign_id, status`,
     [campaignIds],
   );
 }
@@ -132,8 +138,18 @@ export async function settleCompletedCampaigns(db: DataSource, companyId: string
   await completeFinishedCampaigns(db, { companyId, ...(campaignId ? { campaignId } : {}) });
 }
 
-function campaignView(row: CampaignRow, rows: readonly Tally[]): CampaignView {
-  const { summary, batches, finished } = summarize(rows.filter((t) => t.campaign_id === row.id));
+/**
+ * What a campaign was refunded: its batches cancelled before they started (the campaign row's
+ * `refunded`, booked by the cancellation) and the parts of its messages that never reached a
+ * carrier (each message's `refunded`, booked by the billing app).
+ */
+export function campaignRefunded(cancelledBatches: string, rows: readonly Pick<Tally, 'source' | 'refunded'>[]): Money {
+  return rows.reduce((sum, row) => (row.source === 'message' ? sum + parseMoney(row.refunded) : sum), parseMoney(cancelledBatches));
+}
+
+function campaignView(row: CampaignRow, all: readonly Tally[]): CampaignView {
+  const rows = all.filter((t) => t.campaign_id === row.id);
+  const { summary, batches, finished } = summarize(rows);
   return {
     campaign_id: row.id,
     reference: row.reference,
@@ -142,7 +158,7 @@ function campaignView(row: CampaignRow, rows: readonly Tally[]): CampaignView {
     successful: row.accepted,
     failed: row.failed,
     total_cost: moneyToJson(parseMoney(row.total_cost)),
-    refunded: moneyToJson(parseMoney(row.refunded)),
+    refunded: moneyToJson(campaignRefunded(row.refunded, rows)),
     batches,
     summary,
     created_at: iso(row.created_at) ?? '',
