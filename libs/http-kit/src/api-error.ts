@@ -14,3 +14,13 @@ export class ApiError extends HttpException {
     super({ error, ...fields }, status);
   }
 }
+
+/** The schemes a 401 invites the caller to use (decisions.md: all three on every route). */
+export const UNAUTHORIZED_HEADERS = {
+  'www-authenticate': 'Basic realm="messaging", Bearer realm="messaging"',
+};
+
+/** Missing or bad credentials: 401 `{ error: "Unauthorized" }` with `WWW-Authenticate`. */
+export function unauthorized(): ApiError {
+  return new ApiError(401, 'Unauthorized', {}, UNAUTHORIZED_HEADERS);
+}

@@ -1,11 +1,11 @@
 import type { DynamicModule, Type } from '@nestjs/common';
-import type { RawServerDefault } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { PinoNestLogger, runWithLogContext, type Logger } from '@mp/observability';
 import { ApiExceptionFilter } from './api-exception.filter';
 import { requestIdFrom, stripVersionPrefix } from './request-id';
+import { installRequestHygiene } from './request-hygiene';
 import { apiValidationPipe } from './validation';
 
 export interface HttpAppOptions {
@@ -29,36 +29,25 @@ export async function createHttpApp(
   module: Type<unknown> | DynamicModule,
   { logger, bodyLimitBytes = DEFAULT_BODY_LIMIT, versionAlias = false, largeBodyRoutes = {} }: HttpAppOptions,
 ): Promise<NestFastifyApplication> {
-  // Fastify enforces the largest limit while reading; the onRequest hook below refuses, from its
-  // Content-Length, a body over the limit of its own route before it is read.
-  const parserLimit = Math.max(bodyLimitBytes, ...Object.values(largeBodyRoutes));
   const adapter = new FastifyAdapter({
     logger: false,
-    bodyLimit: parserLimit,
+    bodyLimit: bodyLimitBytes,
     genReqId: (request: IncomingMessage) => requestIdFrom(request.headers['x-request-id']),
     ...(versionAlias ? { rewriteUrl: (request: IncomingMessage) => stripVersionPrefix(request.url ?? '/') } : {}),
   });
+  // Nest's own parsers (JSON, urlencoded) are replaced: the API reads JSON only, with its rules.
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: new PinoNestLogger(logger),
     abortOnError: false,
+    bodyParser: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
-  // JSON as Fastify parses it (prototype poisoning refused), except that an empty body with a JSON
-  // Content-Type (curl -X DELETE -H 'content-type: application/json') counts as no body.
-  const parseJson = fastify.getDefaultJsonParser('error', 'error');
-  app.useBodyParser<RawServerDefault>('application/json', { bodyLimit: parserLimit }, (request, body, done) => {
-    const text = body.toString('utf8');
-    // Kept for endpoints that check a signature over the exact bytes (provider callbacks).
-    (request as unknown as { rawBody?: string }).rawBody = text;
-    if (text.trim() === '') {
-      done(null, undefined);
-      return;
-    }
-    void parseJson(request, text, done);
-  });
+  installRequestHygiene(fastify, { defaultBytes: bodyLimitBytes, byRoute: largeBodyRoutes });
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
-    const limit = largeBodyRoutes[request.routeOptions.url ?? ''] ?? bodyLimitBytes;
+    // Refused before the body is read when Content-Length says so; a chunked body is cut off by
+    // the route's bodyLimit while it is read (installRequestHygiene).
+    const limit = request.routeOptions.bodyLimit ?? bodyLimitBytes;
     if (Number(request.headers['content-length'] ?? 0) > limit) {
       void reply.status(413).send({ error: `Request body is too large (at most ${limit} bytes here)` });
       return;

@@ -26,14 +26,11 @@ export function toErrorReply(exception: unknown): ErrorReply {
   if (exception instanceof HttpException && isHealthReport(exception.getResponse())) {
     return { status: exception.getStatus(), body: { error: 'Not ready', ...(exception.getResponse() as object) }, headers: {} };
   }
+  // Nest wraps Fastify's 4xx errors (body too large, unsupported Content-Type) in an HttpException.
+  const fastify = fastifyClientError(exception instanceof HttpException ? exception.cause : exception);
+  if (fastify) return fastify;
   if (exception instanceof HttpException) {
     return { status: exception.getStatus(), body: { error: messageOf(exception) }, headers: {} };
-  }
-  const fastify = exception as { code?: string; statusCode?: number; message?: string } | undefined;
-  if (fastify?.code && fastify.code.startsWith('FST_') && typeof fastify.statusCode === 'number' && fastify.statusCode < 500) {
-    const describe = FASTIFY_ERRORS[fastify.code];
-    const error = describe ? describe({ message: fastify.message ?? '' }) : (fastify.message ?? 'Bad request');
-    return { status: fastify.statusCode, body: { error }, headers: {} };
   }
   if (isDependencyFailure(exception)) {
     return {
@@ -46,6 +43,14 @@ export function toErrorReply(exception: unknown): ErrorReply {
     return { status: HttpStatus.BAD_REQUEST, body: { error: 'Malformed JSON body' }, headers: {} };
   }
   return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: { error: 'Internal server error' }, headers: {} };
+}
+
+function fastifyClientError(error: unknown): ErrorReply | undefined {
+  const fastify = error as { code?: string; statusCode?: number; message?: string } | undefined;
+  if (!fastify?.code?.startsWith('FST_') || typeof fastify.statusCode !== 'number' || fastify.statusCode >= 500) return undefined;
+  const describe = FASTIFY_ERRORS[fastify.code];
+  const text = describe ? describe({ message: fastify.message ?? '' }) : (fastify.message ?? 'Bad request');
+  return { status: fastify.statusCode, body: { error: text }, headers: {} };
 }
 
 /** Terminus's 503 carries which dependency is down; keep it for the operator. */

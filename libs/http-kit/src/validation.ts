@@ -45,14 +45,20 @@ function apiValidationOptions(): ValidationPipeOptions {
   };
 }
 
-/** The ValidationPipe, but a body that surely passes a simple DTO skips it (see compilePlainBodyCheck). */
+/**
+ * The ValidationPipe, but a field given as `null` counts as not given (class-validator's
+ * `@IsOptional()` lets null through, and a DTO's optional field is typed `T | undefined`), and a
+ * body that surely passes a simple DTO skips the pipe (see compilePlainBodyCheck).
+ */
 class ApiValidationPipe extends ValidationPipe {
   private readonly plainChecks = new Map<unknown, PlainBodyCheck | null>();
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const dto = metadata.metatype as (new () => object) | undefined;
-    if (metadata.type === 'body' && dto && this.plainCheckOf(dto)?.(value)) return instanceOfPlainBody(dto, value as object);
-    return super.transform(value, metadata);
+    if (metadata.type !== 'body' || !dto) return super.transform(value, metadata);
+    const body = withoutNullFields(value);
+    if (this.plainCheckOf(dto)?.(body)) return instanceOfPlainBody(dto, body as object);
+    return super.transform(body, metadata);
   }
 
   private plainCheckOf(dto: new () => object): PlainBodyCheck | null {
@@ -61,4 +67,12 @@ class ApiValidationPipe extends ValidationPipe {
     if (check === undefined) this.plainChecks.set(dto, (check = compilePlainBodyCheck(dto)));
     return check;
   }
+}
+
+/** A JSON object's own fields but those whose value is null; anything else as it is. */
+export function withoutNullFields(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const entries = Object.entries(value);
+  if (!entries.some(([, field]) => field === null)) return value;
+  return Object.fromEntries(entries.filter(([, field]) => field !== null));
 }

@@ -1,17 +1,11 @@
-import { CanActivate, ExecutionContext, HttpStatus, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiError, IS_PUBLIC } from '@mp/http-kit';
+import { IS_PUBLIC, unauthorized } from '@mp/http-kit';
 import type { CredentialHeaders } from '@mp/auth';
 import { Authenticator } from './authenticator.service';
 import type { AuthenticatedRequest } from './principal';
 
-export const UNAUTHORIZED_HEADERS = {
-  'www-authenticate': 'Basic realm="messaging", Bearer realm="messaging"',
-};
-
-export function unauthorized(): ApiError {
-  return new ApiError(HttpStatus.UNAUTHORIZED, 'Unauthorized', {}, UNAUTHORIZED_HEADERS);
-}
+export { unauthorized } from '@mp/http-kit';
 
 /** Global guard: every route needs credentials unless marked @Public(). */
 @Injectable()
