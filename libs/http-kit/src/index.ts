@@ -7,3 +7,5 @@ export * from './create-http-app';
 export * from './public.decorator';
 export * from './replayed-response';
 export * from './plain-body-check';
+export * from './request-hygiene';
+export * from './request-text';

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Public } from '@mp/http-kit';
+import { CredentialsInBody, Public } from '@mp/http-kit';
 import { ApiValidationErrors, ErrorBodyDto } from '../openapi/error-responses';
 import { unauthorized } from './api-auth.guard';
 import { Authenticator } from './authenticator.service';
@@ -13,6 +13,7 @@ export class AuthController {
 
   @Post('token')
   @Public()
+  @CredentialsInBody()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Exchange an API key pair for a bearer token',
