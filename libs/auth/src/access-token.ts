@@ -11,6 +11,7 @@ export interface AccessTokenClaims {
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 const ALGORITHM = 'HS256';
 const ISSUER = 'messaging-platform';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function issueAccessToken(claims: AccessTokenClaims, secret: string, ttlSeconds = ACCESS_TOKEN_TTL_SECONDS): string {
   return jwt.sign({ cid: claims.cid }, secret, {
@@ -22,15 +23,16 @@ export function issueAccessToken(claims: AccessTokenClaims, secret: string, ttlS
 }
 
 /**
- * Verifies signature, algorithm (HS256 only: `none` and every other one are refused), issuer and
- * expiry. Returns the claims, or undefined for any token that is not one of ours and current.
+ * Verifies signature, algorithm (HS256 only: `none` and every other one are refused), issuer,
+ * expiry and that `sub` and `cid` are UUIDs. Returns the claims, or undefined for any token that is not one of ours and current.
  */
 export function verifyAccessToken(token: string, secret: string): AccessTokenClaims | undefined {
   try {
     const payload = jwt.verify(token, secret, { algorithms: [ALGORITHM], issuer: ISSUER });
-    if (typeof payload === 'string' || typeof payload.sub !== 'string' || typeof payload['cid'] !== 'string') {
-      return undefined;
-    }
+    // Signed with our secret is not enough to be ours: the ids must be ids (a token signed
+    // elsewhere with a leaked secret, or by an older version, must not reach the database as is).
+    if (typeof payload === 'string' || typeof payload.sub !== 'string' || typeof payload['cid'] !== 'string') return undefined;
+    if (!UUID.test(payload.sub) || !UUID.test(payload['cid'])) return undefined;
     return { sub: payload.sub, cid: payload['cid'] };
   } catch {
     return undefined;

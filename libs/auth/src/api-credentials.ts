@@ -3,6 +3,9 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 /** Public key ids look like `mpk_…`, so a leaked one is easy to grep for. */
 const KEY_PREFIX = 'mpk_';
 const SECRET_BYTES = 32;
+const KEY_ID_BYTES = 16;
+/** What generateApiKey makes: the prefix and 16 random bytes in base64url. */
+const KEY_SHAPE = /^mpk_[A-Za-z0-9_-]{22}$/;
 
 export interface GeneratedApiKey {
   key: string;
@@ -12,9 +15,14 @@ export interface GeneratedApiKey {
 }
 
 export function generateApiKey(pepper: string): GeneratedApiKey {
-  const key = KEY_PREFIX + randomBytes(16).toString('base64url');
+  const key = KEY_PREFIX + randomBytes(KEY_ID_BYTES).toString('base64url');
   const secret = randomBytes(SECRET_BYTES).toString('base64url');
   return { key, secret, secretHash: hashApiSecret(secret, pepper) };
+}
+
+/** Whether a presented key could be one of ours; any other text is refused before a lookup. */
+export function isApiKeyShaped(key: string): boolean {
+  return KEY_SHAPE.test(key);
 }
 
 /** HMAC-SHA-256 with the server pepper: quick enough per request, useless without the pepper. */

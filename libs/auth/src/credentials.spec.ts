@@ -1,6 +1,6 @@
 import jwt from 'jsonwebtoken';
 import { issueAccessToken, verifyAccessToken } from './access-token';
-import { apiSecretMatches, generateApiKey, generateWebhookSecret, hashApiSecret } from './api-credentials';
+import { apiSecretMatches, generateApiKey, generateWebhookSecret, hashApiSecret, isApiKeyShaped } from './api-credentials';
 
 const PEPPER = 'p'.repeat(40);
 const JWT_SECRET = 'j'.repeat(40);
@@ -17,6 +17,13 @@ describe('API key pairs', () => {
     expect(apiSecretMatches(generated.secret, generated.secretHash, 'another-pepper')).toBe(false);
   });
 
+  it('tells a key it could have made from any other text, before anything is looked up', () => {
+    expect(isApiKeyShaped(generateApiKey(PEPPER).key)).toBe(true);
+    for (const text of ['mpk_unknown', '\u0000', 'mpk_FRbT-qc3bcj-MqRNTdaW7\u0000', `mpk_${'a'.repeat(23)}`, ' mpk_FRbT-qc3bcj-MqRNTdaW7A', '']) {
+      expect(isApiKeyShaped(text)).toBe(false);
+    }
+  });
+
   it('makes Standard Webhooks secrets of 32 random bytes', () => {
     const secret = generateWebhookSecret();
     expect(secret).toMatch(/^whsec_/);
@@ -25,10 +32,16 @@ describe('API key pairs', () => {
 });
 
 describe('access tokens', () => {
-  const claims = { sub: 'key-id', cid: 'company-id' };
+  const claims = { sub: '0193e8a0-1c2d-7e4f-8a9b-0c1d2e3f4a5b', cid: '6f1c2d3e-4a5b-4c6d-8e7f-8091a2b3c4d5' };
 
   it('round-trips our own token', () => {
     expect(verifyAccessToken(issueAccessToken(claims, JWT_SECRET), JWT_SECRET)).toEqual(claims);
+  });
+
+  it('refuses a token signed with our secret whose ids are not UUIDs', () => {
+    expect(verifyAccessToken(issueAccessToken({ ...claims, sub: 'key-id' }, JWT_SECRET), JWT_SECRET)).toBeUndefined();
+    expect(verifyAccessToken(issueAccessToken({ ...claims, cid: "x' OR 1=1" }, JWT_SECRET), JWT_SECRET)).toBeUndefined();
+    expect(verifyAccessToken(issueAccessToken({ ...claims, sub: `${claims.sub}\u0000` }, JWT_SECRET), JWT_SECRET)).toBeUndefined();
   });
 
   it('refuses a token signed with another secret', () => {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { hash } from 'node:crypto';
 import {
   apiSecretMatches,
+  isApiKeyShaped,
   issueAccessToken,
   readPresentedCredentials,
   verifyAccessToken,
@@ -40,6 +41,7 @@ export class Authenticator {
   }
 
   async checkKeyPair(key: string, secret: string): Promise<Principal | undefined> {
+    if (!isApiKeyShaped(key)) return undefined;
     const pepper = this.config.API_KEY_PEPPER;
     // Keyed by a digest, never the secret itself. A one-shot SHA-256: only this process's memory
     // holds it, and an HMAC object per request cost ~4% of the gateway's CPU.
