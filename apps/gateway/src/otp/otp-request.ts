@@ -8,6 +8,8 @@ const LANG = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/;
 const CUSTOM_VAR_NAME = /^[A-Za-z0-9_]{1,40}$/;
 const MAX_CUSTOM_VARS = 20;
 const MAX_TEMPLATE_CHARACTERS = 1600;
+/** Template ids are PostgreSQL integers: 1 to 2^31 - 1. */
+const MAX_TEMPLATE_ID = 2_147_483_647;
 
 export interface OtpSendRequest {
   appid: string;
@@ -106,7 +108,7 @@ function resolveTemplate(value: unknown): Result<OtpTemplateChoice> {
   if (value === undefined || value === null || value === '') return { ok: true, value: null };
   if (typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value.trim()))) {
     const id = Number(value);
-    if (!Number.isSafeInteger(id) || id < 1) return fail('template must be a template id or a template text');
+    if (!Number.isSafeInteger(id) || id < 1 || id > MAX_TEMPLATE_ID) return fail(`template must be a template id (1 to ${MAX_TEMPLATE_ID}) or a template text`);
     return { ok: true, value: { id } };
   }
   if (typeof value !== 'string') return fail('template must be a template id or a template text');

@@ -1,11 +1,11 @@
 import type { ApplicationSettings } from '@mp/accounts-domain';
 import { findPrice, type PriceRule } from '@mp/billing-domain';
 import { userMessageReferences } from '@mp/messaging';
-import { splitSms } from '@mp/messaging-domain';
+import { MAX_SMS_CHARACTERS, splitSms } from '@mp/messaging-domain';
 import { otpTemplateVariables, renderOtpTemplate, sealText, type OtpChannel } from '@mp/otp-domain';
 import { timeOrderedUuid, type NewMessage, type OutboxJob } from '@mp/persistence';
 import { QueueName } from '@mp/queue-contracts';
-import { OtpNoPriceError } from './otp-errors';
+import { OtpNoPriceError, OtpTemplateError } from './otp-errors';
 
 export interface OtpKeys {
   /** HMAC key of stored codes. */
@@ -83,6 +83,10 @@ export function composeOtpMessage(spec: OtpTextSpec, code: string, prices: reado
   const route = spec.channel === 'whatsapp' ? 'whatsapp' : 'auto';
   const rule = findPrice(prices, spec.recipient, route);
   if (!rule) throw new OtpNoPriceError(spec.recipient, route);
+  const characters = [...text].length;
+  if (characters > MAX_SMS_CHARACTERS) {
+    throw new OtpTemplateError(`the OTP text is ${characters} characters once rendered, at most ${MAX_SMS_CHARACTERS}: shorten the template or custom_vars`);
+  }
   const split = splitSms(text);
   const parts = spec.channel === 'whatsapp' ? 1 : split.parts.length;
   const id = timeOrderedUuid();
