@@ -16,40 +16,46 @@ export function verifyHubSignature(appSecret: string, rawBody: string, header: s
   return timingSafeEqual(expected, Buffer.from(match[1], 'hex'));
 }
 
-interface WebhookBody {
-  object?: string;
-  entry?: { changes?: { field?: string; value?: { statuses?: RawStatus[] } }[] }[];
-}
-interface RawStatus {
-  id?: unknown;
-  status?: unknown;
-  timestamp?: unknown;
-  errors?: { code?: unknown }[];
-}
+/** Seconds since 1970 of a status that could be real: from 2000 to 2200 (a 14-digit value is not one). */
+const EARLIEST_STATUS_SECONDS = 946_684_800;
+const LATEST_STATUS_SECONDS = 7_258_118_400;
 
-/** Every message status in a webhook body; other notifications (inbound messages) are ignored. */
+/**
+ * Every message status in a webhook body; other notifications (inbound messages) and anything of
+ * another shape are ignored, item by item: the body is signed by Meta, but its shape is theirs.
+ */
 export function statusesOf(body: unknown): WhatsAppStatus[] {
-  const entries = (body as WebhookBody | null)?.entry;
-  if (!Array.isArray(entries)) return [];
-  return entries.flatMap((entry) =>
-    (entry.changes ?? []).flatMap((change) =>
-      change.field === 'messages' && Array.isArray(change.value?.statuses) ? change.value.statuses.flatMap(toStatus) : [],
-    ),
+  return arrayAt(body, 'entry').flatMap((entry) =>
+    arrayAt(entry, 'changes').flatMap((change) => {
+      if (!isObject(change) || change['field'] !== 'messages') return [];
+      return arrayAt(change['value'], 'statuses').flatMap(toStatus);
+    }),
   );
 }
 
-function toStatus(raw: RawStatus): WhatsAppStatus[] {
-  if (typeof raw.id !== 'string' || typeof raw.status !== 'string') return [];
-  const seconds = Number(raw.timestamp);
-  const code = raw.errors?.[0]?.code;
+function toStatus(raw: unknown): WhatsAppStatus[] {
+  if (!isObject(raw) || typeof raw['id'] !== 'string' || raw['id'] === '' || typeof raw['status'] !== 'string') return [];
+  const seconds = Number(raw['timestamp']);
+  const firstError = arrayAt(raw, 'errors')[0];
+  const code = isObject(firstError) ? firstError['code'] : undefined;
+  const plausible = Number.isInteger(seconds) && seconds >= EARLIEST_STATUS_SECONDS && seconds <= LATEST_STATUS_SECONDS;
   return [
     {
-      messageId: raw.id,
-      status: raw.status,
-      timestamp: Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : null,
-      errorCode: code === undefined ? null : String(code),
+      messageId: raw['id'],
+      status: raw['status'],
+      timestamp: plausible ? new Date(seconds * 1000) : null,
+      errorCode: typeof code === 'string' || typeof code === 'number' ? String(code) : null,
     },
   ];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function arrayAt(value: unknown, key: string): unknown[] {
+  const item = isObject(value) ? value[key] : undefined;
+  return Array.isArray(item) ? item : [];
 }
 
 /** The carrier receipt a status stands for: delivered (or read) and failed are final; sent is not. */

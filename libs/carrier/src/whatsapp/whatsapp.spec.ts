@@ -80,4 +80,31 @@ describe('status webhooks', () => {
     expect(statusesOf({ nothing: true })).toEqual([]);
     expect(statusesOf(null)).toEqual([]);
   });
+
+  it('skips, item by item, whatever is not of the documented shape', () => {
+    const status = { id: 'wamid.A', status: 'delivered', timestamp: '1763800000' };
+    const wrap = (statuses: unknown) => ({ entry: [{ changes: [{ field: 'messages', value: { statuses } }] }] });
+    for (const odd of [
+      { entry: [null] },
+      { entry: 'x' },
+      { entry: [{ changes: 'x' }] },
+      { entry: [{ changes: [null, 7] }] },
+      { entry: [{ changes: [{ field: 'messages', value: null }] }] },
+      wrap('x'),
+      wrap([null, 1, 'x', [], { id: 5, status: 'delivered' }, { id: '', status: 'delivered' }]),
+    ]) {
+      expect(statusesOf(odd)).toEqual([]);
+    }
+    expect(statusesOf(wrap([null, status]))).toHaveLength(1);
+    expect(statusesOf(wrap([{ ...status, errors: 'x' }]))[0].errorCode).toBeNull();
+    expect(statusesOf(wrap([{ ...status, errors: [null] }]))[0].errorCode).toBeNull();
+    expect(statusesOf(wrap([{ ...status, errors: [{ code: { nested: true } }] }]))[0].errorCode).toBeNull();
+  });
+
+  it('keeps only a timestamp that could be real', () => {
+    const at = (timestamp: unknown) =>
+      statusesOf({ entry: [{ changes: [{ field: 'messages', value: { statuses: [{ id: 'wamid.A', status: 'read', timestamp }] } }] }] })[0].timestamp;
+    expect(at('1763800000')).toEqual(new Date(1763800000 * 1000));
+    for (const odd of ['17638000000000', 99999999999999, '-1', '1e20', 'x', null, 1763800000.5]) expect(at(odd)).toBeNull();
+  });
 });
