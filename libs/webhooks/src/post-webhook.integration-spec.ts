@@ -85,7 +85,7 @@ describe('postWebhook against real servers', () => {
 
     const result = await postWebhook({ ...request, policy: LOOPBACK_OK });
 
-    expect(result).toEqual({ ok: true, status: 200, error: null, responseSnippet: '{"received":true}', durationMs: expect.any(Number) });
+    expect(result).toEqual({ ok: true, status: 200, error: null, responseSnippet: '{"received":true}', durationMs: expect.any(Number), permanent: false });
     expect(server.requests).toHaveLength(1);
     const [received] = server.requests;
     expect(received).toMatchObject({ method: 'POST', url: '/hooks/sms?tenant=7', body: request.body });
@@ -127,7 +127,7 @@ describe('postWebhook against real servers', () => {
   it('reports a 500 as a failed attempt with its status and body', async () => {
     const server = await serve(reply(500, 'database on fire'));
     const result = await postWebhook({ ...signedRequest(server.url), policy: LOOPBACK_OK });
-    expect(result).toMatchObject({ ok: false, status: 500, error: 'HTTP 500', responseSnippet: 'database on fire' });
+    expect(result).toMatchObject({ ok: false, status: 500, error: 'HTTP 500', responseSnippet: 'database on fire', permanent: false });
   });
 
   it('does not follow a redirect', async () => {
@@ -171,14 +171,14 @@ describe('postWebhook against real servers', () => {
   it('refuses loopback when the policy does not allow it, sending nothing', async () => {
     const server = await serve(reply(200));
     const result = await postWebhook({ ...signedRequest(server.url), policy: LOOPBACK_REFUSED });
-    expect(result).toMatchObject({ ok: false, status: null, error: 'forbidden address: 127.0.0.1 is a loopback address' });
+    expect(result).toMatchObject({ ok: false, status: null, error: 'forbidden address: 127.0.0.1 is a loopback address', permanent: true });
     expect(server.connections).toBe(0);
   });
 
   it('refuses a hostname that resolves to loopback, sending nothing', async () => {
     const server = await serve(reply(200));
     const result = await postWebhook({ ...signedRequest(`http://localhost:${server.port}/`), policy: LOOPBACK_REFUSED });
-    expect(result).toMatchObject({ ok: false, status: null });
+    expect(result).toMatchObject({ ok: false, status: null, permanent: true });
     expect(result.error).toMatch(/^forbidden address: localhost resolves to (127\.0\.0\.1|::1), which is a loopback address$/);
     expect(server.connections).toBe(0);
   });
@@ -194,7 +194,7 @@ describe('postWebhook against real servers', () => {
     const closed = await startServer(reply(200));
     await closed.close();
     const refused = await postWebhook({ ...signedRequest(closed.url), policy: LOOPBACK_OK });
-    expect(refused).toMatchObject({ ok: false, status: null, error: `connection error: connect ECONNREFUSED 127.0.0.1:${closed.port}` });
+    expect(refused).toMatchObject({ ok: false, status: null, error: `connection error: connect ECONNREFUSED 127.0.0.1:${closed.port}`, permanent: false });
 
     const plain = await serve(reply(200));
     const tls = await postWebhook({ ...signedRequest(`https://127.0.0.1:${plain.port}/`), policy: LOOPBACK_OK, timeoutMs: 2000 });

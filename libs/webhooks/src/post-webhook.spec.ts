@@ -12,13 +12,13 @@ describe('postWebhook, refused before sending', () => {
     ['http://169.254.169.254/latest/meta-data', 'forbidden address: 169.254.169.254 is a link-local address'],
     ['http://[fd00::1]:8080/', 'forbidden address: fd00::1 is a private address'],
     ['http://0.0.0.0:80/', 'forbidden address: 0.0.0.0 is a reserved address'],
-  ])('reports %s as a failed attempt', async (url, error) => {
+  ])('reports %s as a failed attempt that no retry can pass', async (url, error) => {
     const result = await attempt(url);
-    expect(result).toEqual({ ok: false, status: null, error, responseSnippet: null, durationMs: expect.any(Number) });
+    expect(result).toEqual({ ok: false, status: null, error, responseSnippet: null, durationMs: expect.any(Number), permanent: true });
   });
 
   it('reports a header Node refuses to send instead of throwing', async () => {
     const result = await attempt('http://93.184.216.34/', { 'x-bad': 'a\r\nInjected: yes' });
-    expect(result).toMatchObject({ ok: false, status: null, error: expect.stringMatching(/^invalid request: /) });
+    expect(result).toMatchObject({ ok: false, status: null, error: expect.stringMatching(/^invalid request: /), permanent: false });
   });
 });

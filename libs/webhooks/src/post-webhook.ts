@@ -11,6 +11,11 @@ export interface WebhookAttemptResult {
   durationMs: number;
   /** Null exactly when ok: 'timeout', 'redirect not followed (302)', 'HTTP 500', 'forbidden address: …', 'connection error: …'. */
   error: string | null;
+  /**
+   * No later attempt can succeed: the URL, or an address its host resolves to, is refused by the
+   * address policy (`forbidden address: …`). Nothing was sent. Every other failure may pass.
+   */
+  permanent: boolean;
   /** The first 512 bytes of the response body as UTF-8 ('' for an empty one), or null without a response. */
   responseSnippet: string | null;
 }
@@ -40,7 +45,7 @@ export async function postWebhook(input: {
     outcome = await send(url, input.body, requestOptions(url, input.body, input.headers, input.policy), input.timeoutMs ?? WEBHOOK_TIMEOUT_MS);
   } catch (error) {
     // The URL refused, or a request Node would not build (a header value with a newline, say).
-    outcome = { ok: false, status: null, error: describeError(error, 'invalid request'), responseSnippet: null };
+    outcome = { ok: false, status: null, error: describeError(error, 'invalid request'), responseSnippet: null, permanent: isRefusal(error) };
   }
   return { ...outcome, durationMs: Math.round(performance.now() - started) };
 }
@@ -78,7 +83,8 @@ function send(url: URL, body: string, options: RequestOptions, timeoutMs: number
       resolve(outcome);
     };
     const timer = setTimeout(() => settle(response.failed('timeout')), timeoutMs);
-    request.on('error', (error) => settle(response.failed(describeError(error))));
+    // The guarded lookup's refusal of a resolved address arrives here, before anything is sent.
+    request.on('error', (error) => settle(response.failed(describeError(error), isRefusal(error))));
     request.on('response', (message) => response.read(message, settle));
     request.end(body, 'utf8');
   });
@@ -101,13 +107,13 @@ class ResponseReader {
     message.on('close', () => settle(this.failed('connection error: the response was cut short')));
   }
 
-  failed(error: string): Outcome {
-    return { ok: false, status: this.status, error, responseSnippet: this.snippet() };
+  failed(error: string, permanent = false): Outcome {
+    return { ok: false, status: this.status, error, responseSnippet: this.snippet(), permanent };
   }
 
   private completed(): Outcome {
     const status = this.status ?? 0;
-    if (status >= 200 && status < 300) return { ok: true, status, error: null, responseSnippet: this.snippet() };
+    if (status >= 200 && status < 300) return { ok: true, status, error: null, responseSnippet: this.snippet(), permanent: false };
     if (status >= 300 && status < 400) return this.failed(`redirect not followed (${status})`);
     return this.failed(`HTTP ${status}`);
   }
@@ -120,6 +126,10 @@ class ResponseReader {
   private snippet(): string | null {
     return this.status === null ? null : Buffer.concat(this.chunks).toString('utf8');
   }
+}
+
+function isRefusal(error: unknown): boolean {
+  return error instanceof ForbiddenAddressError;
 }
 
 function describeError(error: unknown, kind = 'connection error'): string {

@@ -15,8 +15,11 @@ export type DeliverResult =
 
 /**
  * Makes the next attempt of a delivery: signs, POSTs, records, then re-enqueues itself with the
- * retry schedule's delay, or dead-letters. Errors of our own infrastructure (database, Redis)
- * throw, so BullMQ retries the job; a receiver's failure is an attempt, never a thrown error.
+ * retry schedule's delay, or dead-letters: after the schedule's last attempt, or at once when the
+ * address guard refused the URL or an address its host resolves to (no retry can pass it; the
+ * refusal is the delivery's last error and its attempt's). Errors of our own infrastructure
+ * (database, Redis) throw, so BullMQ retries the job; a receiver's failure is an attempt, never a
+ * thrown error.
  */
 @Injectable()
 export class WebhookDeliverer {
@@ -52,7 +55,7 @@ export class WebhookDeliverer {
     if (!recorded) return { skipped: 'recorded elsewhere' };
     if (outcome.status === 'pending') await this.enqueue(deliveryId, attempt + 1, outcome.retryDelayMs);
     if (outcome.status === 'dead') {
-      this.logger.warn({ msg: 'webhook delivery dead-lettered', deliveryId, url: delivery.url, attempts: attempt, lastError: result.error });
+      this.logger.warn({ msg: 'webhook delivery dead-lettered', deliveryId, url: delivery.url, attempts: attempt, lastError: result.error, refused: result.permanent });
     }
     return { attempt, outcome: outcome.status };
   }
@@ -64,7 +67,7 @@ export class WebhookDeliverer {
       headers = { ...signWebhook({ secret: delivery.webhookSecret, id: delivery.id, timestamp: new Date(), body }) };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      return { ok: false, status: null, durationMs: 0, error: `not signed: ${reason}`, responseSnippet: null };
+      return { ok: false, status: null, durationMs: 0, error: `not signed: ${reason}`, responseSnippet: null, permanent: false };
     }
     return postWebhook({
       url: delivery.url,
@@ -77,6 +80,7 @@ export class WebhookDeliverer {
 
   private outcomeOf(result: WebhookAttemptResult, attempt: number): WebhookAttemptOutcome {
     if (result.ok) return { status: 'delivered' };
+    if (result.permanent) return { status: 'dead' };
     const delay = retryDelayMs(attempt, this.config.WEBHOOK_RETRY_SCALE);
     return delay === null ? { status: 'dead' } : { status: 'pending', retryDelayMs: delay };
   }

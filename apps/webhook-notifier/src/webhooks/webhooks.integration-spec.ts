@@ -154,15 +154,37 @@ describe('webhook-notifier processors (PostgreSQL, a receiver on 127.0.0.1)', ()
     expect(receiver.received).toHaveLength(WEBHOOK_MAX_ATTEMPTS);
   });
 
-  it('refuses a receiver on 127.0.0.1 unless loopback is allowed: nothing arrives, the attempt is recorded', async () => {
+  it('refuses a receiver on 127.0.0.1 unless loopback is allowed: nothing arrives, dead-lettered at once with the reason', async () => {
     const deliveryId = await statusEvent(await newMessage(), 'sent');
     producer.jobs.length = 0;
-    expect(await deliverer({ WEBHOOK_ALLOW_LOOPBACK: 'false' }).deliver(deliveryId, `wh-${deliveryId}-1`)).toEqual({ attempt: 1, outcome: 'pending' });
+    expect(await deliverer({ WEBHOOK_ALLOW_LOOPBACK: 'false' }).deliver(deliveryId, `wh-${deliveryId}-1`)).toEqual({ attempt: 1, outcome: 'dead' });
     expect(receiver.received).toEqual([]);
-    expect(await attemptsOf(deliveryId)).toEqual([
-      expect.objectContaining({ attempt: 1, statusCode: null, error: 'forbidden address: 127.0.0.1 is a loopback address', responseSnippet: null }),
-    ]);
-    expect(producer.jobs.map((job) => job.options.jobId)).toEqual([`wh-${deliveryId}-2`]);
+    const reason = 'forbidden address: 127.0.0.1 is a loopback address';
+    expect(await attemptsOf(deliveryId)).toEqual([expect.objectContaining({ attempt: 1, statusCode: null, error: reason, responseSnippet: null })]);
+    expect(await repository.findById(deliveryId)).toMatchObject({ status: 'dead', attempts: 1, lastError: reason, deadAt: expect.any(Date) });
+    expect(producer.jobs).toEqual([]);
+  });
+
+  it('dead-letters at once a host whose address, once resolved, is refused (and lets it through when the operator allows it)', async () => {
+    const url = receiver.url.replace('127.0.0.1', 'localhost');
+    const refused = await statusEvent(await newMessage(url), 'sent');
+    producer.jobs.length = 0;
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    expect(await deliverer({ WEBHOOK_ALLOW_LOOPBACK: 'false' }).deliver(refused, `wh-${refused}-1`)).toEqual({ attempt: 1, outcome: 'dead' });
+    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ msg: 'webhook delivery dead-lettered', deliveryId: refused, refused: true }));
+    warn.mockRestore();
+    expect(receiver.received).toEqual([]);
+    expect(producer.jobs).toEqual([]);
+    const delivery = await repository.findById(refused);
+    expect(delivery).toMatchObject({ status: 'dead', attempts: 1, deadAt: expect.any(Date) });
+    expect(delivery?.lastError).toMatch(/^forbidden address: localhost resolves to (127\.0\.0\.1|::1), which is a loopback address$/);
+    expect(await attemptsOf(refused)).toEqual([expect.objectContaining({ attempt: 1, statusCode: null, error: delivery?.lastError })]);
+    expect(await deliverer().deliver(refused, `wh-${refused}-2`)).toEqual({ skipped: 'dead' });
+
+    const allowed = await statusEvent(await newMessage(url), 'sent');
+    await runJobs();
+    expect((await repository.findById(allowed))?.status).toBe('delivered');
+    expect(receiver.received).toHaveLength(1);
   });
 
   it('makes one delivery of the same event arriving twice', async () => {
