@@ -1,4 +1,4 @@
-import { Base64Key32, CredentialEnv, DEV_SECRETS, PrivateInProduction } from '@mp/config';
+import { Base64Key32, CredentialEnv, DEV_SECRETS, EnvFlag, PrivateInProduction } from '@mp/config';
 import { IsInt, Max, Min, MinLength } from 'class-validator';
 
 export class GatewayEnv extends CredentialEnv {
@@ -45,4 +45,15 @@ export class GatewayEnv extends CredentialEnv {
   @MinLength(8)
   @PrivateInProduction()
   WHATSAPP_VERIFY_TOKEN: string = DEV_SECRETS.WHATSAPP_VERIFY_TOKEN;
+
+  /**
+   * A `webhook_url` whose host is a literal loopback (or private) address is refused at send time
+   * unless this allows it; the webhook-notifier checks every address on delivery with the same
+   * variables, which must have the same values.
+   */
+  @EnvFlag()
+  WEBHOOK_ALLOW_LOOPBACK: boolean = false;
+
+  @EnvFlag()
+  WEBHOOK_ALLOW_PRIVATE: boolean = false;
 }

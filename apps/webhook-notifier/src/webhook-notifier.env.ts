@@ -1,18 +1,16 @@
 import { WorkerEnv } from '@mp/app-runtime';
-import { IsBoolean, IsInt, IsNumber, Max, Min } from 'class-validator';
-import { EnvBoolean } from './env-boolean';
+import { EnvFlag } from '@mp/config';
+import { IsInt, IsNumber, Max, Min } from 'class-validator';
 
 export class WebhookNotifierEnv extends WorkerEnv {
   override PORT: number = 3104;
 
-  /** Lets webhooks reach 127.0.0.0/8 and ::1: local development and tests (npm start sets it). */
-  @EnvBoolean()
-  @IsBoolean({ message: 'must be true or false' })
+  /** Lets webhooks reach 127.0.0.0/8, ::1 and localhost: local development and tests (npm start sets it). The gateway reads it too. */
+  @EnvFlag()
   WEBHOOK_ALLOW_LOOPBACK: boolean = false;
 
-  /** Lets webhooks reach RFC 1918, CGNAT and IPv6 ULA addresses: receivers on a private network. */
-  @EnvBoolean()
-  @IsBoolean({ message: 'must be true or false' })
+  /** Lets webhooks reach RFC 1918, CGNAT and IPv6 ULA addresses: receivers on a private network. The gateway reads it too. */
+  @EnvFlag()
   WEBHOOK_ALLOW_PRIVATE: boolean = false;
 
   /** How long one attempt may take, DNS and response included. */

@@ -2,3 +2,4 @@ export * from './load-config';
 export * from './common.env';
 export * from './local-stack';
 export * from './load-config-or-exit';
+export * from './env-boolean';

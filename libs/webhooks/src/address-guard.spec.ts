@@ -183,6 +183,15 @@ describe('checkWebhookUrl', () => {
       /link-local/,
     );
     expect(checkWebhookUrl('http://127.0.0.1:3000/', { allowLoopback: true, allowPrivate: false }).port).toBe('3000');
-    expect(checkWebhookUrl('http://localhost/', none).hostname).toBe('localhost');
+    expect(checkWebhookUrl('http://hooks.example.com/', none).hostname).toBe('hooks.example.com');
+  });
+
+  it('takes localhost and the names under it as loopback literals (RFC 6761), as a resolver would', () => {
+    const none = { allowLoopback: false, allowPrivate: false };
+    for (const url of ['http://localhost/', 'http://LOCALHOST:8080/', 'http://api.localhost./x']) {
+      expect(() => checkWebhookUrl(url, none)).toThrow(/is a loopback address/);
+      expect(checkWebhookUrl(url, { allowLoopback: true, allowPrivate: false }).protocol).toBe('http:');
+    }
+    expect(checkWebhookUrl('http://localhost.example.com/', none).hostname).toBe('localhost.example.com');
   });
 });

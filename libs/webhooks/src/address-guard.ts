@@ -129,7 +129,14 @@ export function checkWebhookUrl(url: string, policy?: AddressPolicy): URL {
   }
   const host = hostOf(parsed);
   if (policy && parseIp(host)) assertAllowedAddress(host, policy);
+  if (policy && !policy.allowLoopback && isLocalhostName(host)) throw new ForbiddenAddressError(`${host} is a loopback address`);
   return parsed;
+}
+
+/** `localhost` and every name under it always mean this machine (RFC 6761). */
+function isLocalhostName(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
 }
 
 /** The URL's hostname without the brackets of an IPv6 literal. */

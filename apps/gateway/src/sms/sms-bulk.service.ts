@@ -5,8 +5,10 @@ import { CampaignAcceptanceService, CampaignEmptyError, CampaignNotAffordableErr
 import { createBulkPhoneValidator, INVALID_PHONE_NUMBER } from '@mp/messaging-domain';
 import { OutboxRelay } from '@mp/queue-runtime';
 import { DataSource } from 'typeorm';
+import { GatewayEnv } from '../gateway.env';
 import { PriceBook } from '../pricing/price-book.service';
 import { resolveBulkRequest, type SmsBulkRequest } from './sms-bulk-request';
+import { webhookPolicyOf } from './sms-request';
 
 /** Messages a dispatcher submits per second, for the rough delivery estimate a response gives. */
 const ASSUMED_RATE_PER_MINUTE = 60_000;
@@ -20,6 +22,7 @@ export class SmsBulkService {
     db: DataSource,
     private readonly priceBook: PriceBook,
     relay: OutboxRelay,
+    private readonly config: GatewayEnv,
   ) {
     // The numbering plan's patterns compiled once per country: ~0.5 µs a number instead of ~30 µs.
     const numbers = createBulkPhoneValidator();
@@ -31,7 +34,7 @@ export class SmsBulkService {
   }
 
   async send(companyId: string, body: unknown) {
-    const resolved = resolveBulkRequest(body);
+    const resolved = resolveBulkRequest(body, { webhookPolicy: webhookPolicyOf(this.config) });
     if (!resolved.ok) throw new ApiError(HttpStatus.BAD_REQUEST, resolved.error);
     const request = resolved.value;
     let accepted: AcceptedCampaign;
@@ -66,6 +69,7 @@ function campaignData(request: SmsBulkRequest, accepted: AcceptedCampaign) {
     total_recipients: plan.total,
     successful: plan.accepted,
     failed: failedNumbers.length,
+    duplicates: plan.duplicates,
     total_cost: moneyToJson(plan.totalCost),
     balance: moneyToJson(accepted.balance),
   };

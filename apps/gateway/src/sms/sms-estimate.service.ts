@@ -2,17 +2,21 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { findPrice, moneyToJson } from '@mp/billing-domain';
 import { ApiError } from '@mp/http-kit';
 import { INVALID_PHONE_NUMBER, parseRecipients, splitSms, SmsTextError } from '@mp/messaging-domain';
+import { GatewayEnv } from '../gateway.env';
 import { PriceBook } from '../pricing/price-book.service';
-import { MAX_RECIPIENTS_PER_SEND, resolveSmsRequest } from './sms-request';
+import { MAX_RECIPIENTS_PER_SEND, resolveSmsRequest, webhookPolicyOf } from './sms-request';
 import type { SmsSendDto } from './sms-send.dto';
 
 /** POST /sms/estimate: what a send would cost and how it would be split, sending nothing. */
 @Injectable()
 export class SmsEstimateService {
-  constructor(private readonly priceBook: PriceBook) {}
+  constructor(
+    private readonly priceBook: PriceBook,
+    private readonly config: GatewayEnv,
+  ) {}
 
   async estimate(dto: SmsSendDto) {
-    const resolved = resolveSmsRequest(dto);
+    const resolved = resolveSmsRequest(dto, { webhookPolicy: webhookPolicyOf(this.config) });
     if (!resolved.ok) throw new ApiError(HttpStatus.BAD_REQUEST, resolved.error);
     const { request } = resolved;
     const list = parseRecipients(request.recipients);

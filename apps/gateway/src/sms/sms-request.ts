@@ -1,6 +1,7 @@
 import { isPriceRoute } from '@mp/billing-domain';
 import { checkSender, DEFAULT_SMS_SENDER, MAX_SMS_CHARACTERS } from '@mp/messaging-domain';
 import type { SmsRoute } from '@mp/messaging';
+import { checkWebhookUrl, type AddressPolicy } from '@mp/webhooks';
 import type { SmsSendDto } from './sms-send.dto';
 
 export const MAX_RECIPIENTS_PER_SEND = 1000;
@@ -19,8 +20,22 @@ export interface SmsRequest {
 
 export type Resolution = { ok: true; request: SmsRequest } | { ok: false; error: string };
 
+/** What a request is checked against besides its own fields. */
+export interface RequestContext {
+  now?: Date;
+  /** Which non-public addresses a `webhook_url` may name; none unless the operator allows them. */
+  webhookPolicy?: AddressPolicy;
+}
+
+const STRICT_WEBHOOK_POLICY: AddressPolicy = { allowLoopback: false, allowPrivate: false };
+
+/** The operator's settings (WEBHOOK_ALLOW_LOOPBACK / _PRIVATE) as the policy a `webhook_url` meets. */
+export function webhookPolicyOf(config: { WEBHOOK_ALLOW_LOOPBACK: boolean; WEBHOOK_ALLOW_PRIVATE: boolean }): AddressPolicy {
+  return { allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE };
+}
+
 /** Applies the aliases and defaults of the interface and checks each field, naming the bad one. */
-export function resolveSmsRequest(dto: SmsSendDto, now: Date = new Date()): Resolution {
+export function resolveSmsRequest(dto: SmsSendDto, { now = new Date(), webhookPolicy = STRICT_WEBHOOK_POLICY }: RequestContext = {}): Resolution {
   const recipients = firstGiven(dto.to, dto.phone, dto.recipient, dto.recipients);
   if (recipients === undefined) return { ok: false, error: 'to is required' };
   const message = firstGiven(dto.message, dto.text, dto.body);
@@ -34,7 +49,7 @@ export function resolveSmsRequest(dto: SmsSendDto, now: Date = new Date()): Reso
   }
   const scheduled = resolveSchedule(dto.scheduled_time, now);
   if (!scheduled.ok) return scheduled;
-  const webhook = resolveWebhookUrl(dto.webhook_url);
+  const webhook = resolveWebhookUrl(dto.webhook_url, webhookPolicy);
   if (!webhook.ok) return webhook;
   return {
     ok: true,
@@ -66,13 +81,13 @@ export function resolveSchedule(text: string | undefined, now: Date): { ok: true
   return { ok: true, at };
 }
 
-export function resolveWebhookUrl(text: string | undefined): { ok: true; url: string | null } | { ok: false; error: string } {
+export function resolveWebhookUrl(text: string | undefined, policy: AddressPolicy = STRICT_WEBHOOK_POLICY): { ok: true; url: string | null } | { ok: false; error: string } {
   if (text === undefined || text.trim() === '') return { ok: true, url: null };
   try {
-    const url = new URL(text);
-    if ((url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password) return { ok: true, url: url.toString() };
-  } catch {
-    // falls through to the error below
+    // A host that is a literal address (or localhost) is checked now; a name, when each delivery resolves it.
+    return { ok: true, url: checkWebhookUrl(text.trim(), policy).toString() };
+  } catch (error) {
+    const reason = error instanceof Error && error.name === 'ForbiddenAddressError' ? error.message : 'not a valid URL';
+    return { ok: false, error: `webhook_url must be an http(s) URL of a public address without credentials: ${reason}` };
   }
-  return { ok: false, error: 'webhook_url must be an http(s) URL without credentials' };
 }

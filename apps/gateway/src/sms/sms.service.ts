@@ -13,8 +13,9 @@ import { INVALID_PHONE_NUMBER, parseRecipients, SmsTextError } from '@mp/messagi
 import { QueueName } from '@mp/queue-contracts';
 import { OutboxRelay } from '@mp/queue-runtime';
 import { DataSource } from 'typeorm';
+import { GatewayEnv } from '../gateway.env';
 import { PriceBook } from '../pricing/price-book.service';
-import { MAX_RECIPIENTS_PER_SEND, resolveSmsRequest, type SmsRequest } from './sms-request';
+import { MAX_RECIPIENTS_PER_SEND, resolveSmsRequest, webhookPolicyOf, type SmsRequest } from './sms-request';
 import { multiRecipientResponse, singleRecipientResponse } from './sms-responses';
 import type { SmsSendDto } from './sms-send.dto';
 
@@ -27,6 +28,7 @@ export class SmsService implements OnApplicationShutdown {
     private readonly db: DataSource,
     private readonly priceBook: PriceBook,
     private readonly relay: OutboxRelay,
+    private readonly config: GatewayEnv,
   ) {
     // Accepted jobs are enqueued once per group commit; the answer does not wait for Redis, since
     // the outbox already holds them and the dispatcher's sweeper enqueues whatever this misses.
@@ -88,7 +90,7 @@ export class SmsService implements OnApplicationShutdown {
   }
 
   private resolve(dto: SmsSendDto): SmsRequest {
-    const resolved = resolveSmsRequest(dto);
+    const resolved = resolveSmsRequest(dto, { webhookPolicy: webhookPolicyOf(this.config) });
     if (!resolved.ok) throw badRequest(resolved.error);
     return resolved.request;
   }
