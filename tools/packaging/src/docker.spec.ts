@@ -2,62 +2,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { parseDockerfile, stageEnv, type Stage } from './dockerfile';
 import { APP_PORTS, APPS, DOCKER, envFile, GATEWAY_SECRETS, QUEUE_PREFIX, read, ROOT, WORKERS } from './platform-facts';
-
-interface Instruction {
-  keyword: string;
-  args: string;
-}
-
-interface Stage {
-  base: string;
-  name?: string;
-  instructions: Instruction[];
-}
-
-/**
- * Splits a Dockerfile into stages of instructions: comments dropped, continuation lines joined,
- * ${ARG} in FROM replaced by the ARG's default.
- */
-function parseDockerfile(text: string): Stage[] {
-  const logicalLines: string[] = [];
-  let pending = '';
-  for (const line of text.split('\n')) {
-    if (/^\s*#/.test(line)) continue;
-    if (line.trimEnd().endsWith('\\')) {
-      pending += line.trimEnd().slice(0, -1) + ' ';
-      continue;
-    }
-    const full = (pending + line).trim();
-    pending = '';
-    if (full !== '') logicalLines.push(full);
-  }
-  const args = new Map<string, string>();
-  const stages: Stage[] = [];
-  for (const line of logicalLines) {
-    const [, keyword, rest] = /^(\S+)\s*(.*)$/.exec(line) ?? [];
-    const instruction = { keyword: keyword.toUpperCase(), args: rest };
-    if (instruction.keyword === 'FROM') {
-      const [, base, name] = /^(?:--\S+\s+)*(\S+)(?:\s+AS\s+(\S+))?$/i.exec(rest) ?? [];
-      stages.push({ base: base.replace(/\$\{(\w+)\}/g, (_, arg: string) => args.get(arg) ?? ''), name, instructions: [] });
-    } else if (stages.length === 0 && instruction.keyword === 'ARG') {
-      const [name, value = ''] = rest.split('=');
-      args.set(name, value);
-    } else if (stages.length > 0) {
-      stages[stages.length - 1].instructions.push(instruction);
-    }
-  }
-  return stages;
-}
-
-/** KEY=value pairs of a stage's ENV instructions. */
-function stageEnv(stage: Stage): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const { args } of stage.instructions.filter(({ keyword }) => keyword === 'ENV')) {
-    for (const [, key, value] of args.matchAll(/(\w+)=(\S+)/g)) env[key] = value;
-  }
-  return env;
-}
 
 const runs = (stage: Stage, command: RegExp): boolean =>
   stage.instructions.some(({ keyword, args }) => keyword === 'RUN' && command.test(args));
@@ -232,6 +178,12 @@ describe('docker/docker-compose.yml', () => {
     for (const worker of WORKERS) {
       for (const secret of GATEWAY_SECRETS) expect(services[worker].environment).not.toHaveProperty(secret);
     }
+  });
+
+  it('uses every variable docker/.env.example sets or lists as optional', () => {
+    const listed = [...read(join(DOCKER, '.env.example')).matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map(([, name]) => name);
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.filter((name) => !composeText.includes(`\${${name}`))).toEqual([]);
   });
 
   it('requires only variables that docker/.env.example defines', () => {

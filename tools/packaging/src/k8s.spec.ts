@@ -31,7 +31,7 @@ interface Probe {
 interface EnvVar {
   name: string;
   value?: string;
-  valueFrom?: { secretKeyRef?: { name: string; key: string } };
+  valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } };
 }
 
 interface Container {
@@ -116,9 +116,13 @@ function envValue(container: Container, name: string): string | undefined {
   return container.env?.find((variable) => variable.name === name)?.value;
 }
 
-function secretKeys(template: PodTemplate): string[] {
+function secretKeys(template: PodTemplate, which: 'all' | 'required' | 'optional' = 'all'): string[] {
   return template.spec.containers.flatMap((container) =>
-    (container.env ?? []).flatMap((variable) => (variable.valueFrom?.secretKeyRef ? [variable.valueFrom.secretKeyRef.key] : [])),
+    (container.env ?? []).flatMap((variable) => {
+      const ref = variable.valueFrom?.secretKeyRef;
+      if (!ref || (which === 'required' && ref.optional) || (which === 'optional' && !ref.optional)) return [];
+      return [ref.key];
+    }),
   );
 }
 
@@ -271,11 +275,14 @@ describe('k8s/', () => {
     expect(pod.containers[0].securityContext?.runAsNonRoot ?? pod.securityContext?.runAsNonRoot).toBe(true);
   });
 
-  it('references only Secret keys that the template defines', () => {
+  it('references only Secret keys that the template defines, or names as optional', () => {
     const defined = Object.keys(secretTemplate.stringData);
+    const templates = [...all<Deployment>('Deployment'), ...all<Job>('Job')].map(({ spec }) => spec.template);
+    const optional = [...new Set(templates.flatMap((template) => secretKeys(template, 'optional')))];
+    const templateText = read(join(K8S, 'secret.example.yaml'));
+    expect(optional.filter((key) => !defined.includes(key) && !new RegExp(`\\b${key}\\b`).test(templateText))).toEqual([]);
     const referenced = [
-      ...all<Deployment>('Deployment').flatMap(({ spec }) => secretKeys(spec.template)),
-      ...all<Job>('Job').flatMap(({ spec }) => secretKeys(spec.template)),
+      ...templates.flatMap((template) => secretKeys(template, 'required')),
       ...all<TriggerAuthentication>('TriggerAuthentication').flatMap(({ spec }) => spec.secretTargetRef.map(({ key }) => key)),
     ];
     expect(referenced.length).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { OTP_LOG_ENTRY_EVENTS } from '@mp/otp';
-import { OTP_ATTEMPT_OUTCOMES, OTP_STATES } from '@mp/otp-domain';
+import { OTP_ATTEMPT_OUTCOMES, OTP_FAILURE_REASONS, OTP_STATES } from '@mp/otp-domain';
 
 // Response schemas of the GET /otp/* management endpoints. Query parameters are read and checked
 // by otp-management-query.ts (and documented with @ApiQuery on the controller).
@@ -41,6 +41,15 @@ export class OtpRecordDto {
   @ApiProperty({ example: 0, description: 'Resends so far (at most 5)' }) resends: number;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) verified_at: string | null;
   @ApiProperty({ example: 0.01, description: 'Charged for the OTP, resends included (exact, 4 decimals)' }) cost: number;
+  @ApiProperty({
+    enum: OTP_FAILURE_REASONS,
+    nullable: true,
+    type: String,
+    description:
+      'Why a `failed` OTP failed (null otherwise): `too_many_attempts` (3 wrong codes), or its code never reached the handset: `undelivered`, `rejected` (by the carrier), `expired` (the carrier gave up), `not_sent` (never reached a carrier). One whose code never arrived may be resent.',
+  })
+  failure_reason: string | null;
+  @ApiProperty({ nullable: true, type: String, example: null, description: "The carrier's error code of a failed delivery, when it gave one" }) error_code: string | null;
 }
 
 export class OtpStatusResponseDto extends SuccessEnvelopeDto {
@@ -61,7 +70,7 @@ export class OtpLogEntryDto {
   @ApiProperty({ nullable: true, type: String }) appid: string | null;
   @ApiProperty({ nullable: true, type: String }) recipient: string | null;
   @ApiProperty({ enum: OTP_LOG_ENTRY_EVENTS }) event: string;
-  @ApiProperty({ type: Object, example: { channel: 'sms' }, description: '`sent`: channel; `resent`: resend number; `blocked`: until; `refused`: reason' })
+  @ApiProperty({ type: Object, example: { channel: 'sms' }, description: '`sent`: channel; `resent`: resend number; `blocked`: until; `failed`: message_id, reason, error_code; `refused`: reason' })
   detail: Record<string, unknown>;
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }

@@ -33,7 +33,7 @@ export class OtpController {
   @ApiOperation({
     summary: 'Send an OTP again with a new code',
     description:
-      'By `verification_id`, or `appid` + `recipient` (the newest pending OTP of that number). Same `verification_id`, a new code (the old one stops working), the validity restarts; charged and rate-limited like a send; answers like POST /otp/send. Refused with 429 + `retry_after` within 30 s of the previous send or resend, with 400 after 5 resends or once the OTP is verified or failed, and with 429 while the recipient is blocked. A resend never resets the count of wrong codes.',
+      'By `verification_id`, or `appid` + `recipient` (the newest pending OTP of that number). Same `verification_id`, a new code (the old one stops working), the validity restarts; charged and rate-limited like a send; answers like POST /otp/send. Refused with 429 + `retry_after` within 30 s of the previous send or resend, with 400 after 5 resends or once the OTP is verified or failed after too many wrong codes, and with 429 while the recipient is blocked. An OTP that failed because its code never reached the handset (`failure_reason` `undelivered`, `rejected`, `expired`, `not_sent`) may be resent: it is pending again. A resend never resets the count of wrong codes.',
   })
   @ApiOkResponse({ description: 'Resent: the OTP verification (2.1)' })
   @ApiValidationErrors()
@@ -54,7 +54,8 @@ export class OtpController {
   @ApiOkResponse({ description: 'Verified' })
   @ApiResponse({
     status: 400,
-    description: '`Invalid OTP code` with `attempts_remaining`; `OTP expired`; `OTP already verified`; `OTP is failed; send a new one`; or a field error',
+    description:
+      '`Invalid OTP code` with `attempts_remaining`; `OTP expired`; `OTP already verified`; a failed OTP: `OTP delivery failed; resend it or send a new one` or `OTP failed after too many wrong codes; send a new one`, with `failure_reason` and `error_code`; or a field error',
     type: ErrorBodyDto,
   })
   @ApiResponse({ status: 404, description: 'No such OTP (or application) for this company', type: ErrorBodyDto })
