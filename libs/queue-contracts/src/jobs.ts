@@ -48,7 +48,7 @@ export interface WebhookDeliverJob {
 }
 
 /**
- * An OTP's message settled (for now: delivered); the otp app records it and tells the webhook.
+ * An OTP's message settled (delivered, or a failure); the otp app records it and tells the webhook.
  * Made by releases before otp.messages-settled; still handled for jobs queued by them.
  */
 export interface OtpMessageSettledJob {
@@ -57,9 +57,11 @@ export interface OtpMessageSettledJob {
 }
 
 /**
- * OTP messages that one transaction of the dispatcher settled (for now: delivered), together:
- * one job per transaction instead of one per OTP, so the otp app pays the queue's overhead once
- * for many. Each message is recorded once however often it is reported.
+ * OTP messages that one transaction of the dispatcher settled in the same final state, together:
+ * one job per transaction and state instead of one per OTP, so the otp app pays the queue's
+ * overhead once for many. `delivered` is logged as such; `undelivered`, `rejected`, `expired` and
+ * `failed` fail the OTP (if the message is still its latest). Each message is recorded once
+ * however often it is reported.
  */
 export interface OtpMessagesSettledJob {
   name: 'otp.messages-settled';
@@ -72,12 +74,24 @@ export interface OtpWhatsAppJob {
   data: { messageId: string };
 }
 
-export type OtpEventType = 'otp.delivered' | 'otp.verified' | 'otp.expired';
+export type OtpEventType = 'otp.delivered' | 'otp.verified' | 'otp.expired' | 'otp.failed';
 
-/** Something happened to an OTP that its application's webhook is told of. One job per (OTP, event). */
+/** Why an OTP failed, as `otp.failed` tells it (the reasons of @mp/otp-domain OTP_FAILURE_REASONS). */
+export interface OtpFailure {
+  reason: string;
+  /** The carrier's error code, when it gave one. */
+  errorCode: string | null;
+}
+
+/**
+ * Something happened to an OTP that its application's webhook is told of. One job per (OTP,
+ * event, message). `messageId` (the OTP's message the event is about; absent from jobs queued
+ * before it existed) keeps the events of a resent OTP's messages apart; `failure` comes with
+ * `otp.failed`, as it was when the OTP failed.
+ */
 export interface OtpEventJob {
   name: 'otp.event';
-  data: { otpId: string; type: OtpEventType; occurredAt: string };
+  data: { otpId: string; type: OtpEventType; occurredAt: string; messageId?: string; failure?: OtpFailure };
 }
 
 /** A campaign finished (every batch sent or cancelled, every message final): its webhook is told. */

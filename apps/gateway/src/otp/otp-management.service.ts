@@ -136,6 +136,8 @@ function recordJson(record: OtpRecord) {
     resends: record.resends,
     verified_at: record.verifiedAt?.toISOString() ?? null,
     cost: moneyToJson(record.cost),
+    failure_reason: record.failureReason,
+    error_code: record.errorCode,
   };
 }
 

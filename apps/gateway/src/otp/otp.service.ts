@@ -212,6 +212,12 @@ function verifyAnswer(outcome: VerifyOutcome) {
       throw badRequest('OTP expired');
     case 'already_verified':
       throw badRequest('OTP already verified');
+    case 'failed':
+      throw new ApiError(
+        HttpStatus.BAD_REQUEST,
+        outcome.reason === 'too_many_attempts' ? 'OTP failed after too many wrong codes; send a new one' : 'OTP delivery failed; resend it or send a new one',
+        { failure_reason: outcome.reason, error_code: outcome.errorCode },
+      );
     case 'no_longer_valid':
       throw badRequest(`OTP is ${outcome.status}; send a new one`);
     case 'blocked':

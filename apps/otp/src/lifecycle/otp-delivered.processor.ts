@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { recordOtpDelivered } from '@mp/otp';
+import { recordOtpDelivered, recordOtpMessageFailed } from '@mp/otp';
 import type { OutboxJob } from '@mp/persistence';
-import { QueueName, type JobDataOf } from '@mp/queue-contracts';
+import { QueueName, type JobDataOf, type MessageEventStatus } from '@mp/queue-contracts';
 import { JobHandler, OutboxRelay } from '@mp/queue-runtime';
 import { DataSource } from 'typeorm';
 
-/** An OTP's message reached the handset: `delivered` in /otp/logs, and the webhook event. */
+/**
+ * An OTP's message settled: delivered (`delivered` in /otp/logs, and the webhook event), or not
+ * delivered (the OTP fails: `failed` in /otp/logs, and `otp.failed`).
+ */
 @Injectable()
 export class OtpMessageSettledProcessor {
   constructor(
@@ -13,26 +16,26 @@ export class OtpMessageSettledProcessor {
     private readonly relay: OutboxRelay,
   ) {}
 
-  /** The messages one transaction of the dispatcher delivered: each recorded once, their events queued together. */
+  /** The messages one transaction of the dispatcher settled in one state: each recorded once, their events queued together. */
   @JobHandler(QueueName.OtpDeliver, 'otp.messages-settled')
   async handleMany(data: JobDataOf<typeof QueueName.OtpDeliver, 'otp.messages-settled'>) {
-    if (data.status !== 'delivered') return { skipped: data.status };
-    return this.recordDelivered(data.messageIds, new Date(data.occurredAt));
+    if (data.status === 'sent') return { skipped: data.status };
+    return this.record(data.messageIds, data.status, new Date(data.occurredAt));
   }
 
   /** One message's, as releases before otp.messages-settled queued them. */
   @JobHandler(QueueName.OtpDeliver, 'otp.message-settled')
   async handle(data: JobDataOf<typeof QueueName.OtpDeliver, 'otp.message-settled'>) {
-    if (data.status !== 'delivered') return { skipped: data.status };
-    return this.recordDelivered([data.messageId], new Date(data.occurredAt));
+    if (data.status === 'sent') return { skipped: data.status };
+    return this.record([data.messageId], data.status, new Date(data.occurredAt));
   }
 
   // One transaction per message (a replay of the job skips those already recorded); their outbox
   // rows are handed to the queue at the end, in one call, and the sweeper queues them if it fails.
-  private async recordDelivered(messageIds: readonly string[], at: Date): Promise<{ events: number }> {
+  private async record(messageIds: readonly string[], status: MessageEventStatus, at: Date): Promise<{ events: number }> {
     const committed: { ids: string[]; jobs: OutboxJob[] } = { ids: [], jobs: [] };
     for (const messageId of messageIds) {
-      const { outbox } = await recordOtpDelivered(this.db, messageId, at);
+      const { outbox } = status === 'delivered' ? await recordOtpDelivered(this.db, messageId, at) : await recordOtpMessageFailed(this.db, messageId, status, at);
       committed.ids.push(...outbox.ids);
       committed.jobs.push(...outbox.jobs);
     }

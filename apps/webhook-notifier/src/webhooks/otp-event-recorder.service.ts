@@ -31,7 +31,8 @@ export class OtpEventRecorder {
     if (!otp.webhookUrl) return { skipped: 'no webhook_url' };
     const deliveryId = await this.deliveries.createIfAbsent({
       companyId: otp.companyId,
-      messageId: otp.messageId,
+      // The message the event is about: a resent OTP's events of each of its messages stay apart.
+      messageId: event.messageId ?? otp.messageId,
       eventType: event.type,
       url: otp.webhookUrl,
       payload: buildOtpEvent(event, otp),

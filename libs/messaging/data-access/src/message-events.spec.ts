@@ -52,8 +52,40 @@ describe('jobsForTransition', () => {
         priority: null,
       },
     ]);
-    expect(jobsForTransitions([{ messageId: 'm9', status: 'failed', webhookUrl: null, otpId: 'o9' }], at).map((job) => job.jobName)).toEqual(['billing.refund']);
+    expect(jobsForTransitions([{ messageId: 'm9', status: 'failed', webhookUrl: null, otpId: 'o9' }], at).map((job) => job.jobName)).toEqual([
+      'billing.refund',
+      'otp.messages-settled',
+    ]);
     expect(jobsForTransitions([{ messageId: 'm9', status: 'sent', webhookUrl: null, otpId: 'o9' }], at)).toEqual([]);
     expect(jobsForTransitions([], at)).toEqual([]);
+  });
+
+  it('tells the otp app of the OTP messages that ended undelivered, rejected, expired or failed, one job per state', () => {
+    const jobs = jobsForTransitions(
+      [
+        { messageId: 'm20', status: 'undelivered', webhookUrl: null, otpId: 'o20' },
+        { messageId: 'm21', status: 'delivered', webhookUrl: null, otpId: 'o21' },
+        { messageId: 'm22', status: 'rejected', webhookUrl: null, otpId: 'o22' },
+        { messageId: 'm23', status: 'undelivered', webhookUrl: null, otpId: 'o23' },
+        { messageId: 'm24', status: 'undelivered', webhookUrl: null },
+        { messageId: 'm25', status: 'expired', webhookUrl: null, otpId: 'o25' },
+      ],
+      at,
+    );
+    expect(jobs.filter((job) => job.jobName === 'otp.messages-settled')).toEqual(
+      [
+        ['otp-msgs-m20-undelivered', ['m20', 'm23'], 'undelivered'],
+        ['otp-msgs-m21-delivered', ['m21'], 'delivered'],
+        ['otp-msgs-m22-rejected', ['m22'], 'rejected'],
+        ['otp-msgs-m25-expired', ['m25'], 'expired'],
+      ].map(([jobId, messageIds, status]) => ({
+        queue: QueueName.OtpDeliver,
+        jobName: 'otp.messages-settled',
+        jobId,
+        data: { messageIds, status, occurredAt: at.toISOString() },
+        notBefore: at,
+        priority: null,
+      })),
+    );
   });
 });

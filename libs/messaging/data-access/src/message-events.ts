@@ -12,19 +12,25 @@ export interface MessageTransition {
 
 /**
  * The jobs the state changes of one transaction commit with it: each one's (jobsForTransition),
- * and one job for all the OTP messages among them that were delivered, so the otp app takes
- * one job for a flush of receipts, not one per OTP. A message is delivered once, so the first
- * one's id names the job uniquely.
+ * and, for the OTP messages among them that settled (delivered, or failed to be), one job per
+ * final state, so the otp app takes one job for a flush of receipts, not one per OTP. A message
+ * settles once, so the first one's id and the state name the job uniquely.
  */
 export function jobsForTransitions(transitions: readonly MessageTransition[], at: Date = new Date()): OutboxJob[] {
   const jobs = transitions.flatMap((transition) => jobsForTransition(transition, at));
-  const delivered = transitions.filter((transition) => transition.otpId && transition.status === 'delivered').map((transition) => transition.messageId);
-  if (delivered.length > 0) {
+  const settled = new Map<MessageEventStatus, string[]>();
+  for (const transition of transitions) {
+    if (!transition.otpId || transition.status === 'sent') continue;
+    const ids = settled.get(transition.status) ?? [];
+    ids.push(transition.messageId);
+    settled.set(transition.status, ids);
+  }
+  for (const [status, messageIds] of settled) {
     jobs.push({
       queue: QueueName.OtpDeliver,
       jobName: 'otp.messages-settled',
-      jobId: `otp-msgs-${delivered[0]}-delivered`,
-      data: { messageIds: delivered, status: 'delivered', occurredAt: at.toISOString() },
+      jobId: `otp-msgs-${messageIds[0]}-${status}`,
+      data: { messageIds, status, occurredAt: at.toISOString() },
       notBefore: at,
       priority: null,
     });
@@ -35,8 +41,8 @@ export function jobsForTransitions(transitions: readonly MessageTransition[], at
 /**
  * The jobs one state change commits with it: the event a webhook is made from, when the message
  * has a webhook (events exist for nothing else), and, when a message settles other than
- * delivered, the refund of whatever parts never reached a carrier. (An OTP's delivery is told to
- * the otp app by jobsForTransitions, for all of a transaction's at once.)
+ * delivered, the refund of whatever parts never reached a carrier. (How an OTP's message settled
+ * is told to the otp app by jobsForTransitions, for all of a transaction's at once.)
  */
 export function jobsForTransition(transition: MessageTransition, at: Date = new Date()): OutboxJob[] {
   const jobs: OutboxJob[] = [];

@@ -47,10 +47,19 @@ export class OtpResendRefusedError extends Error {
   }
 }
 
-/** The OTP can no longer be sent: verified, failed or cancelled. */
+/** The OTP can no longer be sent: verified, cancelled, or failed on wrong codes. */
 export class OtpNotResendableError extends Error {
-  constructor(readonly status: string) {
-    super(status === 'verified' ? 'OTP already verified' : `OTP is ${status}; send a new one`);
+  constructor(
+    readonly status: string,
+    readonly failureReason: string | null = null,
+  ) {
+    super(notResendableText(status, failureReason));
     this.name = 'OtpNotResendableError';
   }
+}
+
+function notResendableText(status: string, failureReason: string | null): string {
+  if (status === 'verified') return 'OTP already verified';
+  if (failureReason === 'too_many_attempts') return 'OTP failed after too many wrong codes; send a new one';
+  return `OTP is ${status}; send a new one`;
 }

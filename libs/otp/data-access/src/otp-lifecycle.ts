@@ -1,5 +1,6 @@
+import { otpFailureOf } from '@mp/otp-domain';
 import { OutboxRepository, type OutboxJob } from '@mp/persistence';
-import { QueueName, type OtpEventType } from '@mp/queue-contracts';
+import { QueueName, type OtpEventType, type OtpFailure } from '@mp/queue-contracts';
 import type { DataSource, EntityManager } from 'typeorm';
 import { recordOtpEvent } from './otp-journal';
 
@@ -8,12 +9,12 @@ export interface Committed {
 }
 
 /** The webhook event of an OTP: one job per (OTP, event, message), so a replay is a no-op. */
-export function otpEventJob(otpId: string, type: OtpEventType, at: Date, messageId: string): OutboxJob {
+export function otpEventJob(otpId: string, type: OtpEventType, at: Date, messageId: string, failure?: OtpFailure): OutboxJob {
   return {
     queue: QueueName.DeliveryEvents,
     jobName: 'otp.event',
     jobId: `otp-evt-${otpId}-${type}-${messageId}`,
-    data: { otpId, type, occurredAt: at.toISOString() },
+    data: { otpId, type, occurredAt: at.toISOString(), messageId, ...(failure ? { failure } : {}) },
     notBefore: at,
     priority: null,
   };
@@ -44,6 +45,41 @@ export async function recordOtpDelivered(db: DataSource, messageId: string, at: 
     const subject = { otpId: otp.id, companyId: otp.company_id, applicationId: otp.application_id, recipient: otp.recipient };
     await recordOtpEvent(manager, subject, 'delivered', at, { message_id: messageId });
     return commitJobs(db, manager, [otpEventJob(otp.id, 'otp.delivered', at, messageId)]);
+  });
+}
+
+/**
+ * The message carrying an OTP's code ended without reaching the handset (`status`: undelivered,
+ * rejected, expired, or failed: it never reached a carrier). If it is still the OTP's latest
+ * message (a resend has not replaced it) and the OTP was pending and valid when that happened,
+ * the OTP becomes `failed` with the reason and the carrier's error code: logged (`failed` in
+ * /otp/logs) and its `otp.failed` webhook event committed with it. A code sent for it no longer
+ * verifies; a resend sends a new one. Anything else (a message that carries no OTP, a state
+ * that does not fail one, a replay) does nothing.
+ */
+export async function recordOtpMessageFailed(db: DataSource, messageId: string, status: string, at: Date): Promise<Committed> {
+  const reason = otpFailureOf(status);
+  if (reason === null) return { outbox: { ids: [], jobs: [] } };
+  return db.transaction(async (manager) => {
+    const rows: { id: string; company_id: string; application_id: string; recipient: string; error_code: string | null }[] = await manager.query(
+      `SELECT o.id, o.company_id, o.application_id, o.recipient, m.error_code
+       FROM messages m JOIN otps o ON o.id = m.otp_id
+       WHERE m.id = $1 AND o.message_id = m.id AND o.status = 'pending' AND o.expires_at > $2
+       FOR UPDATE OF o`,
+      [messageId, at],
+    );
+    if (rows.length === 0) return { outbox: { ids: [], jobs: [] } };
+    const [otp] = rows;
+    const failure: OtpFailure = { reason, errorCode: otp.error_code };
+    await manager.query(`UPDATE otps SET status = 'failed', failure_reason = $2, error_code = $3, updated_at = $4 WHERE id = $1`, [
+      otp.id,
+      reason,
+      failure.errorCode,
+      at,
+    ]);
+    const subject = { otpId: otp.id, companyId: otp.company_id, applicationId: otp.application_id, recipient: otp.recipient };
+    await recordOtpEvent(manager, subject, 'failed', at, { message_id: messageId, reason, error_code: failure.errorCode });
+    return commitJobs(db, manager, [otpEventJob(otp.id, 'otp.failed', at, messageId, failure)]);
   });
 }
 

@@ -1,6 +1,6 @@
 import { resolveApplicationSettings, type ApplicationSettings } from '@mp/accounts-domain';
 import { formatMoney, type PriceRule } from '@mp/billing-domain';
-import { checkResend, expiresAt, generateOtpCode, hashOtpCode, type OtpChannel } from '@mp/otp-domain';
+import { checkResend, expiresAt, generateOtpCode, hashOtpCode, resendableAfterFailure, type OtpChannel, type OtpFailureReason } from '@mp/otp-domain';
 import { MessageRepository } from '@mp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { chargeOtp } from './otp-charge';
@@ -23,6 +23,7 @@ interface ResendRow {
   lang: string;
   code_length: number;
   status: string;
+  failure_reason: OtpFailureReason | null;
   resends: number;
   last_sent_at: Date;
   template_text: string;
@@ -34,6 +35,8 @@ interface ResendRow {
  * Sends an OTP again with a new code under the same verification id: the old code stops working,
  * the validity restarts, and it is charged like a send. Refused within 30 s of the last send, after
  * 5 resends, and while the recipient is blocked; a resend never resets the count of wrong codes.
+ * A pending or expired OTP may be resent, and a failed one whose code never reached the handset
+ * (it is pending again, its failure cleared); not one verified, cancelled, or failed on wrong codes.
  */
 export class OtpResender {
   constructor(
@@ -56,7 +59,7 @@ export class OtpResender {
       if (!found) throw new OtpNotFoundError();
       await refuseIfBlocked(manager, found.application_id, found.recipient, now);
       const otp = await lockOtp(manager, found.id);
-      if (otp.status !== 'pending' && otp.status !== 'expired') throw new OtpNotResendableError(otp.status);
+      if (!resendable(otp)) throw new OtpNotResendableError(otp.status, otp.failure_reason);
       const allowed = checkResend({ lastSentAt: new Date(otp.last_sent_at), resends: otp.resends, now });
       if (!allowed.ok) throw new OtpResendRefusedError(allowed.reason, allowed.reason === 'too-soon' ? allowed.retryAfterSeconds : null);
       const code = generateOtpCode(otp.code_length);
@@ -82,8 +85,8 @@ export class OtpResender {
       const jobs = [otpDeliveryJob(otp.channel, message.id, now)];
       const ids = await new MessageRepository(this.db).insertWithJobs(manager, [message], jobs);
       await manager.query(
-        `UPDATE otps SET code_hash = $2, expires_at = $3, status = 'pending', resends = resends + 1, last_sent_at = $4,
-           message_id = $5, cost = cost + $6::numeric, updated_at = $4
+        `UPDATE otps SET code_hash = $2, expires_at = $3, status = 'pending', failure_reason = NULL, error_code = NULL, resends = resends + 1,
+           last_sent_at = $4, message_id = $5, cost = cost + $6::numeric, updated_at = $4
          WHERE id = $1`,
         [otp.id, hashOtpCode(this.keys.hash, otp.id, code), expiry, now, message.id, formatMoney(message.cost)],
       );
@@ -98,10 +101,14 @@ export class OtpResender {
   }
 }
 
+function resendable(otp: ResendRow): boolean {
+  return otp.status === 'pending' || otp.status === 'expired' || (otp.status === 'failed' && resendableAfterFailure(otp.failure_reason));
+}
+
 async function lockOtp(manager: EntityManager, id: string): Promise<ResendRow> {
   const rows: ResendRow[] = await manager.query(
     `SELECT o.id, o.company_id, o.application_id, a.name AS app_name, a.settings AS app_settings, o.recipient, o.channel, o.sender,
-       o.lang, o.code_length, o.status, o.resends, o.last_sent_at, o.template_text, o.custom_vars, o.expiry_minutes
+       o.lang, o.code_length, o.status, o.failure_reason, o.resends, o.last_sent_at, o.template_text, o.custom_vars, o.expiry_minutes
      FROM otps o JOIN applications a ON a.id = o.application_id
      WHERE o.id = $1 FOR UPDATE OF o`,
     [id],

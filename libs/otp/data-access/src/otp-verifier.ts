@@ -1,4 +1,4 @@
-import { OTP_BLOCK, otpCodeMatches, retryAfterSeconds } from '@mp/otp-domain';
+import { OTP_BLOCK, otpCodeMatches, retryAfterSeconds, type OtpFailureReason } from '@mp/otp-domain';
 import type { OutboxJob } from '@mp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { recordOtpAttempt, recordOtpEvent, type OtpSubject } from './otp-journal';
@@ -11,6 +11,8 @@ export type VerifyOutcome =
   | { outcome: 'invalid_code'; verificationId: string; attemptsRemaining: number }
   | { outcome: 'expired'; verificationId: string }
   | { outcome: 'already_verified'; verificationId: string }
+  /** The OTP failed: its code never reached the handset (resend it), or its wrong codes were used up. */
+  | { outcome: 'failed'; verificationId: string; reason: OtpFailureReason; errorCode: string | null }
   | { outcome: 'no_longer_valid'; verificationId: string; status: string }
   | { outcome: 'blocked'; retryAfterSeconds: number }
   | { outcome: 'not_found' };
@@ -24,6 +26,8 @@ interface OtpRow {
   code_hash: string;
   expires_at: Date;
   message_id: string;
+  failure_reason: OtpFailureReason | null;
+  error_code: string | null;
 }
 
 /** Called after commit with the outbox rows of the OTP's webhook events, to enqueue them. */
@@ -57,7 +61,7 @@ export class OtpVerifier {
     const found = await findOtp(manager, companyId, target);
     if (!found) return { outcome: 'not_found' };
     await lockRecipient(manager, found.application_id, found.recipient);
-    const [otp] = (await manager.query(`SELECT id, company_id, application_id, recipient, status, code_hash, expires_at, message_id FROM otps WHERE id = $1 FOR UPDATE`, [
+    const [otp] = (await manager.query(`SELECT id, company_id, application_id, recipient, status, code_hash, expires_at, message_id, failure_reason, error_code FROM otps WHERE id = $1 FOR UPDATE`, [
       found.id,
     ])) as OtpRow[];
     const subject: OtpSubject = { otpId: otp.id, companyId, applicationId: otp.application_id, recipient: otp.recipient };
@@ -83,6 +87,9 @@ export class OtpVerifier {
       await recordOtpAttempt(manager, subject, 'expired', now);
       return { outcome: 'expired', verificationId: otp.id };
     }
+    if (otp.status === 'failed') {
+      return { outcome: 'failed', verificationId: otp.id, reason: otp.failure_reason ?? 'too_many_attempts', errorCode: otp.error_code };
+    }
     if (otp.status !== 'pending') return { outcome: 'no_longer_valid', verificationId: otp.id, status: otp.status };
     if (otpCodeMatches(this.hashKey, otp.id, code, otp.code_hash)) {
       await manager.query(`UPDATE otps SET status = 'verified', verified_at = $2, updated_at = $2 WHERE id = $1`, [otp.id, now]);
@@ -91,10 +98,10 @@ export class OtpVerifier {
       events.push(otpEventJob(otp.id, 'otp.verified', now, otp.message_id));
       return { outcome: 'verified', verificationId: otp.id, recipient: otp.recipient, verifiedAt: now };
     }
-    return this.wrongCode(manager, otp, subject, now);
+    return this.wrongCode(manager, otp, subject, now, events);
   }
 
-  private async wrongCode(manager: EntityManager, otp: OtpRow, subject: OtpSubject, now: Date): Promise<VerifyOutcome> {
+  private async wrongCode(manager: EntityManager, otp: OtpRow, subject: OtpSubject, now: Date, events: OutboxJob[]): Promise<VerifyOutcome> {
     await recordOtpAttempt(manager, subject, 'invalid_code', now);
     await recordOtpEvent(manager, subject, 'failed_attempt', now);
     const [{ failures }] = (await manager.query(
@@ -104,8 +111,12 @@ export class OtpVerifier {
     )) as { failures: number }[];
     const attemptsRemaining = Math.max(0, OTP_BLOCK.failures - failures);
     if (attemptsRemaining === 0) {
-      await manager.query(`UPDATE otps SET status = 'failed', updated_at = $2 WHERE id = $1 AND status = 'pending'`, [otp.id, now]);
+      await manager.query(`UPDATE otps SET status = 'failed', failure_reason = 'too_many_attempts', updated_at = $2 WHERE id = $1 AND status = 'pending'`, [
+        otp.id,
+        now,
+      ]);
       await recordOtpEvent(manager, subject, 'blocked', now, { until: new Date(now.getTime() + OTP_BLOCK.durationMs).toISOString() });
+      events.push(otpEventJob(otp.id, 'otp.failed', now, otp.message_id, { reason: 'too_many_attempts', errorCode: null }));
     }
     return { outcome: 'invalid_code', verificationId: otp.id, attemptsRemaining };
   }

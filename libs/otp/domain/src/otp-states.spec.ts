@@ -3,7 +3,7 @@ import { expiresAt, OTP_ATTEMPT_OUTCOMES, OTP_LOG_EVENTS, OTP_STATES, OTP_VALIDI
 describe('otp-states', () => {
   it('lists the states, log events and attempt outcomes', () => {
     expect(OTP_STATES).toEqual(['pending', 'verified', 'expired', 'failed', 'cancelled']);
-    expect(OTP_LOG_EVENTS).toEqual(['sent', 'delivered', 'verified', 'failed_attempt', 'expired', 'resent', 'blocked']);
+    expect(OTP_LOG_EVENTS).toEqual(['sent', 'delivered', 'verified', 'failed_attempt', 'expired', 'resent', 'blocked', 'failed']);
     expect(OTP_ATTEMPT_OUTCOMES).toEqual(['success', 'invalid_code', 'expired', 'blocked', 'already_verified']);
   });
 

@@ -1,7 +1,7 @@
 export const OTP_STATES = ['pending', 'verified', 'expired', 'failed', 'cancelled'] as const;
 export type OtpState = (typeof OTP_STATES)[number];
 
-/** What the OTP log records about a verification. */
+/** What the OTP log records about a verification (`failed`: its message did not reach the handset). */
 export const OTP_LOG_EVENTS = [
   'sent',
   'delivered',
@@ -10,6 +10,7 @@ export const OTP_LOG_EVENTS = [
   'expired',
   'resent',
   'blocked',
+  'failed',
 ] as const;
 export type OtpLogEvent = (typeof OTP_LOG_EVENTS)[number];
 

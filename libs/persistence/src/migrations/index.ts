@@ -10,6 +10,7 @@ import { CampaignWebhooks1764100001000 } from './1764100001000-campaign-webhooks
 import { HotUpdates1764200000000 } from './1764200000000-hot-updates';
 import { HotPathForeignKeys1764300000000 } from './1764300000000-hot-path-foreign-keys';
 import { CancelledParts1764400260000 } from './1764400260000-cancelled-parts';
+import { OtpFailures1764400500000 } from './1764400500000-otp-failures';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   HotUpdates1764200000000,
   HotPathForeignKeys1764300000000,
   CancelledParts1764400260000,
+  OtpFailures1764400500000,
 ];

@@ -111,6 +111,8 @@ describe('OTP management queries (PostgreSQL)', () => {
         resends: 0,
         verifiedAt: new Date(t0.getTime() + 60_000),
         cost: 100n,
+        failureReason: null,
+        errorCode: null,
       });
       expect(Object.keys(record ?? {}).some((key) => /hash|template|vars/i.test(key))).toBe(false);
     });

@@ -1,5 +1,5 @@
 import { parseMoney, type Money } from '@mp/billing-domain';
-import type { OtpChannel, OtpState } from '@mp/otp-domain';
+import type { OtpChannel, OtpFailureReason, OtpState } from '@mp/otp-domain';
 import type { DataSource } from 'typeorm';
 import { isOtpId, pagedQuery, SqlWhere, type CreatedRange, type PageRequest, type Paged } from './sql-where';
 
@@ -18,6 +18,10 @@ export interface OtpRecord {
   resends: number;
   verifiedAt: Date | null;
   cost: Money;
+  /** Why a `failed` OTP failed; null otherwise. */
+  failureReason: OtpFailureReason | null;
+  /** The carrier's error code of a failed delivery, when it gave one. */
+  errorCode: string | null;
 }
 
 export interface OtpRecordFilter {
@@ -42,10 +46,12 @@ interface OtpRecordRow {
   resends: number;
   verified_at: Date | null;
   cost: string;
+  failure_reason: OtpFailureReason | null;
+  error_code: string | null;
 }
 
 const COLUMNS = `o.id, ap.appid, o.recipient, o.channel, s.status, o.sender, o.lang, o.expires_at, o.created_at,
-  o.last_sent_at, o.resends, o.verified_at, o.cost::text AS cost`;
+  o.last_sent_at, o.resends, o.verified_at, o.cost::text AS cost, o.failure_reason, o.error_code`;
 
 /**
  * The OTPs of a company with their status as of `now` (a pending OTP past its expiry reads as
@@ -72,6 +78,8 @@ function toRecord(row: OtpRecordRow): OtpRecord {
     resends: Number(row.resends),
     verifiedAt: row.verified_at === null ? null : new Date(row.verified_at),
     cost: parseMoney(row.cost),
+    failureReason: row.failure_reason,
+    errorCode: row.error_code,
   };
 }
 

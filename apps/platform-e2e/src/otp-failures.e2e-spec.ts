@@ -1,0 +1,78 @@
+import { admin, eventually, startStack, startWebhookReceiver, type RunningStack, type WebhookReceiver } from '@mp/testing';
+import { verifyWebhook } from '@mp/webhooks';
+
+interface Company {
+  api_key: string;
+  api_secret: string;
+  appid: string;
+  webhook_secret: string;
+}
+
+/**
+ * OTPs whose code never reaches the handset: the carrier answers UNDELIV for every SMS, and the
+ * WhatsApp Cloud API reports every message `failed`. Each OTP becomes `failed` with its reason,
+ * is logged, stops verifying, and its application's webhook hears `otp.failed`, signed.
+ */
+describe('OTP delivery failures end to end', () => {
+  let stack: RunningStack;
+  let company: Company;
+  let receiver: WebhookReceiver;
+
+  const headers = () => ({ 'x-api-key': company.api_key, 'x-api-secret': company.api_secret });
+  const post = async (path: string, body: Record<string, unknown>) => {
+    const response = await fetch(`${stack.gatewayUrl}${path}`, { method: 'POST', headers: { ...headers(), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+  const get = async (path: string) => (await (await fetch(`${stack.gatewayUrl}${path}`, { headers: headers() })).json()) as { data: Record<string, unknown> };
+
+  beforeAll(async () => {
+    await admin(['db:migrate']);
+    company = (await admin(['company:create', '--name', 'Unreachable OTP', '--balance', '5'])) as unknown as Company;
+    receiver = await startWebhookReceiver();
+    await admin(['app:update', '--appid', company.appid, '--set', `webhook_url=${receiver.url}`]);
+    stack = await startStack({
+      apps: ['gateway', 'sms-dispatcher', 'smsc-simulator', 'otp', 'webhook-notifier', 'whatsapp-simulator'],
+      env: { SMSC_FAILURE_RATE: '1', WHATSAPP_SIMULATOR_FAILURE_RATE: '1' },
+    });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await receiver?.close();
+  });
+
+  it.each([
+    ['sms', '+33698761240'],
+    ['whatsapp', '+33698761241'],
+  ])('fails an OTP sent by %s that the carrier did not deliver, and tells the application', async (channel, to) => {
+    const sent = await post('/otp/send', { appid: company.appid, recipient: to, channel });
+    expect(sent.status).toBe(200);
+    const id = String(sent.body['verification_id']);
+
+    const status = await eventually(
+      async () => (await get(`/otp/status?verification_id=${id}`)).data,
+      (data) => data['status'] === 'failed',
+    );
+    expect(status).toMatchObject({ verification_id: id, status: 'failed', failure_reason: 'undelivered' });
+    const logs = (await get(`/otp/logs?verification_id=${id}&event=failed`)).data as { items: { event: string; detail: Record<string, unknown> }[] };
+    expect(logs.items).toEqual([expect.objectContaining({ event: 'failed', detail: expect.objectContaining({ reason: 'undelivered' }) })]);
+
+    const verify = await post('/otp/verify', { verification_id: id, code: '123456' });
+    expect(verify).toEqual({
+      status: 400,
+      body: { error: 'OTP delivery failed; resend it or send a new one', failure_reason: 'undelivered', error_code: status['error_code'] },
+    });
+
+    const hooks = await eventually(
+      async () => receiver.received.filter((request) => (JSON.parse(request.body) as { data: { verification_id: string } }).data.verification_id === id),
+      (list) => list.some((request) => (JSON.parse(request.body) as { type: string }).type === 'otp.failed'),
+    );
+    const failed = hooks.find((request) => (JSON.parse(request.body) as { type: string }).type === 'otp.failed');
+    if (!failed) throw new Error('no otp.failed webhook');
+    expect(verifyWebhook({ secrets: [company.webhook_secret], headers: failed.headers, body: failed.body })).toBe(true);
+    expect(JSON.parse(failed.body)).toEqual({
+      type: 'otp.failed',
+      timestamp: expect.any(String),
+      data: expect.objectContaining({ verification_id: id, appid: company.appid, recipient: to, channel, status: 'failed', failure_reason: 'undelivered', error_code: status['error_code'] }),
+    });
+  });
+});
