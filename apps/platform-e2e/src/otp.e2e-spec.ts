@@ -126,6 +126,25 @@ describe('OTP over SMS end to end', () => {
     expect(await nthText(to)).toBe(`Hi Ann, 4242 is your ${acme.app_name} code for Acme Store (5 min, sms, en)`);
   });
 
+  it("renders a template id in the language asked for, else in en, {{lang}} showing the language used", async () => {
+    const created = await admin(['template:create', '--appid', acme.appid, '--text', 'Your code {{otp}} ({{lang}})']);
+    expect(created).toEqual({ template_id: expect.any(Number), lang: 'en' });
+    const id = Number(created['template_id']);
+    expect(await admin(['template:translate', '--template', String(id), '--lang', 'pt', '--text', 'O seu código {{otp}} ({{lang}})'])).toEqual({
+      template_id: id,
+      lang: 'pt',
+      created: true,
+    });
+    const texts = [];
+    for (const lang of ['pt', 'fr', 'en']) {
+      const to = newNumber();
+      const sent = await post(acme, '/otp/send', { appid: acme.appid, to, otp_code: '4243', template: id, lang });
+      expect(sent.status).toBe(200);
+      texts.push(await nthText(to));
+    }
+    expect(texts).toEqual(['O seu código 4243 (pt)', 'Your code 4243 (en)', 'Your code 4243 (en)']);
+  });
+
   it('refuses the 21st send within a minute with 429, retry_after and Retry-After', async () => {
     const busy = (await admin(['company:create', '--name', 'Busy', '--balance', '5'])) as unknown as Company;
     const answers = [];

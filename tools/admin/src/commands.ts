@@ -88,11 +88,19 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'template:create': {
-    summary: 'create an OTP/message template of an application',
+    summary: 'create an OTP/message template of an application, with its text in one language',
     usage: 'template:create --appid APPID --text TEXT [--lang en]',
     run: async (args, context) => {
       const { values } = parseOptions(args, { required: ['appid', 'text'], optional: ['lang'] });
       return (await catalog(context)).createTemplate({ appid: values.appid, text: values.text, lang: values.lang });
+    },
+  },
+  'template:translate': {
+    summary: "set a template's text in a language (adds a translation, or replaces that language's text)",
+    usage: 'template:translate --template ID --lang LANG --text TEXT',
+    run: async (args, context) => {
+      const { values } = parseOptions(args, { required: ['template', 'lang', 'text'] });
+      return (await catalog(context)).translateTemplate({ template: values.template, lang: values.lang, text: values.text });
     },
   },
   'price:set': {

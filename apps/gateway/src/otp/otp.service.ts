@@ -134,7 +134,8 @@ export class OtpService implements OnApplicationShutdown {
   }
 
   private async sendWith(companyId: string, application: ApplicationEntity, request: OtpSendRequest): Promise<OtpSent> {
-    const templateText = await otpTemplateText(this.db, application.id, request.template, request.lang);
+    // The language of the text used (a translation, `en`, the template's own) is what the OTP is sent in.
+    const template = await otpTemplateText(this.db, application.id, request.template, request.lang, request.channel);
     return this.sender.send(
       {
         companyId,
@@ -144,8 +145,8 @@ export class OtpService implements OnApplicationShutdown {
         sender: request.sender,
         codeLength: request.codeLength,
         code: request.code,
-        templateText,
-        lang: request.lang,
+        templateText: template.text,
+        lang: template.lang,
         customVars: request.customVars,
         expiryMinutes: request.expiryMinutes,
       },

@@ -1,5 +1,5 @@
 import { hashApiSecret } from '@mp/auth';
-import { ApiKeyRepository, LedgerRepository } from '@mp/persistence';
+import { ApiKeyRepository, LedgerRepository, TemplateRepository } from '@mp/persistence';
 import { openTestDataSource } from '@mp/testing';
 import type { DataSource } from 'typeorm';
 import { AccountsService, CatalogService, InvalidArgumentError, NotFoundError } from './index';
@@ -135,6 +135,46 @@ describe('accounts and catalog (PostgreSQL)', () => {
     const [row] = await db.query(`SELECT price FROM prices WHERE prefix = '+44' AND route = 'auto'`);
     expect(row.price).toBe('0.0400');
     await expect(catalog.setPrice({ prefix: '44', route: 'auto', price: '1' })).rejects.toThrow(/prefix/);
+  });
+
+  it('gives a template a text per language: translations added and replaced, found by language with the fallback to en', async () => {
+    const { appid } = await accounts.createCompany({ name: 'Polyglot', balance: '0' });
+    const other = await accounts.createCompany({ name: 'Monoglot', balance: '0' });
+    const [application] = await db.query(`SELECT id FROM applications WHERE appid = $1`, [appid]);
+    const templates = new TemplateRepository(db);
+    const { template_id: id } = await catalog.createTemplate({ appid, text: 'Your code is {{otp}}' });
+    expect(await catalog.translateTemplate({ template: String(id), lang: 'pt', text: 'O seu código é {{otp}}' })).toEqual({ template_id: id, lang: 'pt', created: true });
+    expect(await catalog.translateTemplate({ template: String(id), lang: 'pt-BR', text: 'Seu código é {{otp}}' })).toMatchObject({ created: true });
+    expect(await templates.findText(application.id, id, 'pt')).toEqual({ text: 'O seu código é {{otp}}', lang: 'pt' });
+    expect(await templates.findText(application.id, id, 'pt-BR')).toEqual({ text: 'Seu código é {{otp}}', lang: 'pt-BR' });
+    expect(await templates.findText(application.id, id, 'fr')).toEqual({ text: 'Your code is {{otp}}', lang: 'en' });
+
+    // The same language again replaces its text; the template's own language replaces its own.
+    expect(await catalog.translateTemplate({ template: String(id), lang: 'pt', text: 'Código: {{otp}}' })).toMatchObject({ created: false });
+    expect(await catalog.translateTemplate({ template: String(id), lang: 'en', text: 'Code: {{otp}}' })).toMatchObject({ created: false });
+    expect(await templates.findText(application.id, id, 'pt')).toEqual({ text: 'Código: {{otp}}', lang: 'pt' });
+    expect(await templates.findText(application.id, id, 'de')).toEqual({ text: 'Code: {{otp}}', lang: 'en' });
+    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM templates WHERE coalesce(translation_of, id) = $1`, [id]);
+    expect(n).toBe(3);
+
+    // Without an English text, the text it was created with.
+    const { template_id: french } = await catalog.createTemplate({ appid, text: 'Votre code : {{otp}}', lang: 'fr' });
+    await catalog.translateTemplate({ template: String(french), lang: 'de', text: 'Ihr Code: {{otp}}' });
+    expect(await templates.findText(application.id, french, 'es')).toEqual({ text: 'Votre code : {{otp}}', lang: 'fr' });
+
+    // Only a template's own id is a template, and only for its application.
+    const [translation] = await db.query(`SELECT id FROM templates WHERE translation_of = $1 AND lang = 'pt'`, [id]);
+    expect(await templates.findText(application.id, translation.id, 'pt')).toBeNull();
+    await expect(catalog.translateTemplate({ template: String(translation.id), lang: 'es', text: 'x {{otp}}' })).rejects.toThrow(NotFoundError);
+    const [otherApp] = await db.query(`SELECT id FROM applications WHERE appid = $1`, [other.appid]);
+    expect(await templates.findText(otherApp.id, id, 'pt')).toBeNull();
+    await expect(catalog.translateTemplate({ template: '999999999', lang: 'pt', text: 'x' })).rejects.toThrow(NotFoundError);
+    for (const template of ['0', '-1', '1.5', 'abc', '2147483648', '']) {
+      await expect(catalog.translateTemplate({ template, lang: 'pt', text: 'x' })).rejects.toThrow(InvalidArgumentError);
+    }
+    await expect(catalog.translateTemplate({ template: String(id), lang: 'Portuguese', text: 'x' })).rejects.toThrow(InvalidArgumentError);
+    await expect(catalog.translateTemplate({ template: String(id), lang: 'pt', text: '' })).rejects.toThrow(InvalidArgumentError);
+    await expect(catalog.translateTemplate({ template: String(id), lang: 'pt', text: 'a\u0000b' })).rejects.toThrow(InvalidArgumentError);
   });
 
   it('seeds the default prices of decisions.md', async () => {

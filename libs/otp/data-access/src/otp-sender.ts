@@ -20,6 +20,7 @@ export interface OtpSendCommand {
   /** The caller's own code, already checked (4 to 8 digits); null to generate one. */
   code: string | null;
   templateText: string;
+  /** The language of the text (what `{{lang}}` shows; on WhatsApp, that of Meta's template): see otpTemplateText. */
   lang: string;
   customVars: Record<string, string | number | boolean>;
   /** Overrides the application's validity (1 to 60). */

@@ -1,24 +1,36 @@
 import { TemplateRepository } from '@mp/persistence';
-import { DEFAULT_OTP_TEMPLATE, templateMentionsCode } from '@mp/otp-domain';
+import { DEFAULT_OTP_TEMPLATE, templateMentionsCode, type OtpChannel } from '@mp/otp-domain';
 import type { DataSource } from 'typeorm';
 import { OtpTemplateError } from './otp-errors';
 
 /** A template of the application by id, an inline template text, or none (the default text). */
 export type OtpTemplateChoice = { id: number } | { text: string } | null;
 
+/** The language of the default text. */
+const DEFAULT_TEMPLATE_LANG = 'en';
+
 /**
- * The template text an OTP is rendered from: the application's template in `lang` (else `en`,
- * else its own text), an inline text, or the default. One that does not show the code is refused.
+ * The template text an OTP is rendered from, and the language it is in (what `{{lang}}` shows):
+ * the application's template in `lang`, else in `en`, else in the language it was created with;
+ * an inline text, in `lang` as the caller says; or the default text, in English. One that does not
+ * show the code is refused. On WhatsApp Meta renders its own template in `lang`, so that is the
+ * language used whatever the text.
  */
-export async function otpTemplateText(db: DataSource, applicationId: string, choice: OtpTemplateChoice, lang: string): Promise<string> {
-  let text = DEFAULT_OTP_TEMPLATE;
+export async function otpTemplateText(
+  db: DataSource,
+  applicationId: string,
+  choice: OtpTemplateChoice,
+  lang: string,
+  channel: OtpChannel = 'sms',
+): Promise<{ text: string; lang: string }> {
+  let found = { text: DEFAULT_OTP_TEMPLATE, lang: DEFAULT_TEMPLATE_LANG };
   if (choice && 'id' in choice) {
-    const found = await new TemplateRepository(db).findText(applicationId, choice.id, lang);
-    if (!found) throw new OtpTemplateError(`template ${choice.id} is not a template of this application`);
-    text = found.text;
+    const template = await new TemplateRepository(db).findText(applicationId, choice.id, lang);
+    if (!template) throw new OtpTemplateError(`template ${choice.id} is not a template of this application`);
+    found = template;
   } else if (choice) {
-    text = choice.text;
+    found = { text: choice.text, lang };
   }
-  if (!templateMentionsCode(text)) throw new OtpTemplateError('template must contain {{otp}} or {{code}}');
-  return text;
+  if (!templateMentionsCode(found.text)) throw new OtpTemplateError('template must contain {{otp}} or {{code}}');
+  return channel === 'whatsapp' ? { text: found.text, lang } : found;
 }
