@@ -7,3 +7,4 @@ export * from './webhook-receiver';
 export * from './statement-spy';
 export * from './plain-body-checks';
 export * from './seeded-random';
+export * from './smsc-simulator-process';
