@@ -1,7 +1,8 @@
 import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
 import { Public } from '@mp/http-kit';
+import { ApiReadiness, LivenessDto } from './health-report.dto';
 import { ReadinessChecks } from './readiness.checks';
 
 /** Kubernetes-style probes: live = the process answers; ready = its dependencies answer too. */
@@ -16,16 +17,15 @@ export class HealthController {
 
   @Get('live')
   @ApiOperation({ summary: 'Liveness: the process is up and serving HTTP' })
-  @ApiOkResponse({ schema: { example: { status: 'ok' } } })
+  @ApiOkResponse({ type: LivenessDto, description: 'Alive' })
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
   @Get('ready')
-  @HealthCheck()
+  @HealthCheck({ swaggerDocumentation: false })
   @ApiOperation({ summary: 'Readiness: PostgreSQL and Redis (and this app’s queue workers) answer' })
-  @ApiOkResponse({ schema: { example: { status: 'ok', info: { postgres: { status: 'up' }, redis: { status: 'up' } } } } })
-  @ApiServiceUnavailableResponse({ description: 'A dependency is down; the body says which' })
+  @ApiReadiness()
   ready() {
     return this.health.check(this.checks.all());
   }

@@ -1,3 +1,4 @@
 export * from './health.module';
 export * from './health.controller';
+export * from './health-report.dto';
 export * from './readiness.checks';

@@ -7,4 +7,6 @@ export * from './webhook-receiver';
 export * from './statement-spy';
 export * from './plain-body-checks';
 export * from './seeded-random';
+export * from './test-traffic';
+export * from './openapi/openapi-validator';
 export * from './smsc-simulator-process';

@@ -1,7 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CredentialsInBody, Public } from '@mp/http-kit';
-import { ApiValidationErrors, ErrorBodyDto } from '../openapi/error-responses';
+import { ApiBadRequest, ApiTooManyRequests, ApiUnavailable, ErrorBodyDto } from '../openapi/error-responses';
+import { UNAUTHORIZED_HEADER_DOC } from '../openapi/http-layer-answers';
 import { unauthorized } from './api-auth.guard';
 import { Authenticator } from './authenticator.service';
 import { TokenRequestDto, TokenResponseDto } from './token.dto';
@@ -19,9 +20,11 @@ export class AuthController {
     summary: 'Exchange an API key pair for a bearer token',
     description: 'The token is an HS256 JWT valid for one hour; revoking the key ends it at once (within the credential cache time).',
   })
-  @ApiOkResponse({ type: TokenResponseDto })
-  @ApiValidationErrors()
-  @ApiResponse({ status: 401, type: ErrorBodyDto, description: 'Unknown key, wrong secret, or revoked key.' })
+  @ApiOkResponse({ type: TokenResponseDto, description: 'The token' })
+  @ApiBadRequest('A missing or invalid field, named in `error`')
+  @ApiResponse({ status: 401, type: ErrorBodyDto, description: 'Unknown key, wrong secret, or revoked key: `{ "error": "Unauthorized" }`', headers: UNAUTHORIZED_HEADER_DOC })
+  @ApiTooManyRequests('Too many failed attempts for this key or from this address: `{ error, retry_after }` and `Retry-After`')
+  @ApiUnavailable('The database is unreachable')
   async token(@Body() body: TokenRequestDto): Promise<TokenResponseDto> {
     const principal = await this.authenticator.checkKeyPair(body.api_key, body.api_secret);
     if (!principal) throw unauthorized();

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { Integer, OneOf, SuccessStatus, Text } from '../openapi/schema-properties';
 
 // class-validator runs a property's decorators bottom-up: "is required" is checked first.
 
@@ -18,15 +19,15 @@ export class TokenRequestDto {
 }
 
 export class TokenResponseDto {
-  @ApiProperty({ example: 'success' })
+  @SuccessStatus()
   status: 'success';
 
-  @ApiProperty({ description: 'HS256 JWT; send as `Authorization: Bearer <token>`' })
+  @Text({ description: 'HS256 JWT; send as `Authorization: Bearer <token>`' })
   access_token: string;
 
-  @ApiProperty({ example: 'Bearer' })
+  @OneOf(['Bearer'])
   token_type: 'Bearer';
 
-  @ApiProperty({ example: 3600, description: 'Seconds until the token expires' })
+  @Integer({ example: 3600, minimum: 1, description: 'Seconds until the token expires' })
   expires_in: number;
 }

@@ -1,7 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '../auth/principal';
-import { ApiStandardErrors } from '../openapi/error-responses';
 import { BalanceResponseDto } from './balance.dto';
 import { BalanceService } from './balance.service';
 
@@ -12,8 +11,7 @@ export class BalanceController {
 
   @Get()
   @ApiOperation({ summary: "The calling company's balance and currency" })
-  @ApiOkResponse({ type: BalanceResponseDto })
-  @ApiStandardErrors()
+  @ApiOkResponse({ type: BalanceResponseDto, description: 'The balance' })
   async get(@CurrentPrincipal() principal: Principal): Promise<BalanceResponseDto> {
     return { status: 'success', message: 'Balance retrieved', data: await this.balances.forCompany(principal.companyId) };
   }

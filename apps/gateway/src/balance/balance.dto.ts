@@ -1,20 +1,14 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { Nested, Money, SuccessEnvelopeDto, Text } from '../openapi/schema-properties';
 
 export class BalanceDto {
-  @ApiProperty({ example: 10.035, description: 'Current balance, exact to 4 decimals' })
+  @Money('Current balance', { example: 10.035 })
   balance: number;
 
-  @ApiProperty({ example: 'EUR', description: 'ISO 4217 currency of the balance and of every cost' })
+  @Text({ example: 'EUR', description: 'ISO 4217 currency of the balance and of every cost' })
   currency: string;
 }
 
-export class BalanceResponseDto {
-  @ApiProperty({ example: 'success' })
-  status: 'success';
-
-  @ApiProperty({ example: 'Balance retrieved' })
-  message: string;
-
-  @ApiProperty({ type: BalanceDto })
+export class BalanceResponseDto extends SuccessEnvelopeDto {
+  @Nested(BalanceDto)
   data: BalanceDto;
 }

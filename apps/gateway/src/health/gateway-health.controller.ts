@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
-import { ReadinessChecks } from '@mp/health';
+import { ApiReadiness, ReadinessChecks } from '@mp/health';
 import { Public } from '@mp/http-kit';
 
 @ApiTags('health')
@@ -14,10 +14,9 @@ export class GatewayHealthController {
   ) {}
 
   @Get()
-  @HealthCheck()
+  @HealthCheck({ swaggerDocumentation: false })
   @ApiOperation({ summary: 'The gateway is ready to take requests (same checks as /health/ready)' })
-  @ApiOkResponse({ schema: { example: { status: 'ok' } } })
-  @ApiServiceUnavailableResponse({ description: 'PostgreSQL or Redis is down' })
+  @ApiReadiness()
   check() {
     return this.health.check(this.checks.all());
   }

@@ -1,8 +1,12 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { closeAnswerSchemas } from './closed-schemas';
+import { ErrorBodyDto } from './error-responses';
+import { addHttpLayerAnswers } from './http-layer-answers';
+import { WEBHOOK_MODELS, webhookPathItems } from './webhook-events';
 
 /** Routes open without credentials (decisions.md); every other operation needs one of the schemes. */
-const OPEN_OPERATIONS = ['/health', '/health/live', '/health/ready', '/auth/token'];
+const OPEN_OPERATIONS = ['/health', '/health/live', '/health/ready', '/auth/token', '/webhooks/whatsapp'];
 
 const DESCRIPTION = `
 SMS, bulk SMS and one-time passwords over HTTP.
@@ -21,11 +25,15 @@ Missing or bad credentials answer 401 \`{ "error": "Unauthorized" }\` with \`WWW
 **Money** is a JSON number with at most 4 decimals, stored exactly; \`balance\` after a charge is the balance
 before minus \`cost\`, to the unit. Currency is the company's (default EUR).
 
+**Webhooks.** Delivery notifications are POSTed to the \`webhook_url\` of a send (messages, campaigns) or of
+an application (OTPs), signed per Standard Webhooks; the events and their bodies are listed under \`webhooks\`.
+
 **Request ids.** Send \`X-Request-Id\` to correlate logs; it is echoed back (one is generated otherwise).
 `.trim();
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
+    .setOpenAPIVersion('3.1.0')
     .setTitle('Messaging Platform API')
     .setDescription(DESCRIPTION)
     .setVersion('1.0')
@@ -35,7 +43,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addBasicAuth({ type: 'http', scheme: 'basic', description: 'username = API key, password = API secret' }, 'basic')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'JWT from POST /auth/token, or base64(key:secret)' }, 'bearer')
     .build();
-  const document = SwaggerModule.createDocument(app, config);
+  const document = SwaggerModule.createDocument(app, { ...config, webhooks: webhookPathItems() }, { extraModels: [ErrorBodyDto, ...WEBHOOK_MODELS] });
   document.security = [{ apiKey: [], apiSecret: [] }, { basic: [] }, { bearer: [] }];
   for (const [path, item] of Object.entries(document.paths)) {
     if (!OPEN_OPERATIONS.includes(path)) continue;
@@ -43,6 +51,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       if (operation && typeof operation === 'object' && 'responses' in operation) operation.security = [];
     }
   }
+  addHttpLayerAnswers(document, OPEN_OPERATIONS);
+  closeAnswerSchemas(document);
   return document;
 }
 

@@ -1,9 +1,9 @@
 import { applyDecorators, Controller, Get, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { OTP_LOG_ENTRY_EVENTS } from '@mp/otp';
 import { OTP_ATTEMPT_OUTCOMES, OTP_STATES } from '@mp/otp-domain';
 import { CurrentPrincipal, type Principal } from '../auth/principal';
-import { ApiStandardErrors, ErrorBodyDto } from '../openapi/error-responses';
+import { ApiBadRequest, ApiNotFound, ErrorBodyDto } from '../openapi/error-responses';
 import {
   OtpAttemptsResponseDto,
   OtpListResponseDto,
@@ -43,13 +43,12 @@ function ApiQueries(...parameters: MethodDecorator[]) {
 
 function ApiQueryErrors(notFound: string) {
   return applyDecorators(
-    ApiResponse({ status: 400, type: ErrorBodyDto, description: 'A bad query parameter, named in `error` (e.g. `limit must be an integer from 1 to 100`)' }),
-    ApiResponse({ status: 404, type: ErrorBodyDto, description: notFound }),
+    ApiBadRequest('A bad query parameter, named in `error` (e.g. `limit must be an integer from 1 to 100`), or an unknown one', ErrorBodyDto),
+    ApiNotFound(notFound),
   );
 }
 
 @ApiTags('otp')
-@ApiStandardErrors()
 @Controller('otp')
 export class OtpManagementController {
   constructor(private readonly management: OtpManagementService) {}

@@ -8,7 +8,7 @@ import { OTP_ATTEMPT_OUTCOMES, OTP_FAILURE_REASONS, OTP_STATES } from '@mp/otp-d
 const CHANNELS = ['sms', 'whatsapp'];
 
 class SuccessEnvelopeDto {
-  @ApiProperty({ example: 'success' })
+  @ApiProperty({ type: String, enum: ['success'], example: 'success' })
   status: 'success';
 
   @ApiProperty()
@@ -17,13 +17,13 @@ class SuccessEnvelopeDto {
 
 /** Pagination of every list: `data: { items, page, limit, total }`. */
 class PageDto {
-  @ApiProperty({ example: 1, description: 'The page answered, from 1' })
+  @ApiProperty({ type: 'integer', example: 1, description: 'The page answered, from 1' })
   page: number;
 
-  @ApiProperty({ example: 20, description: 'Items per page (at most 100)' })
+  @ApiProperty({ type: 'integer', example: 20, description: 'Items per page (at most 100)' })
   limit: number;
 
-  @ApiProperty({ example: 42, description: 'Items matching the filters, over all pages' })
+  @ApiProperty({ type: 'integer', example: 42, description: 'Items matching the filters, over all pages' })
   total: number;
 }
 
@@ -38,7 +38,7 @@ export class OtpRecordDto {
   @ApiProperty({ format: 'date-time' }) expires_at: string;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time', description: 'Last send or resend' }) last_sent_at: string;
-  @ApiProperty({ example: 0, description: 'Resends so far (at most 5)' }) resends: number;
+  @ApiProperty({ type: 'integer', example: 0, description: 'Resends so far (at most 5)' }) resends: number;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) verified_at: string | null;
   @ApiProperty({ example: 0.01, description: 'Charged for the OTP, resends included (exact, 4 decimals)' }) cost: number;
   @ApiProperty({
@@ -65,7 +65,7 @@ export class OtpListResponseDto extends SuccessEnvelopeDto {
 }
 
 export class OtpLogEntryDto {
-  @ApiProperty({ example: 812 }) id: number;
+  @ApiProperty({ type: 'integer', example: 812 }) id: number;
   @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'Null for a refused send (no OTP was created)' }) verification_id: string | null;
   @ApiProperty({ nullable: true, type: String }) appid: string | null;
   @ApiProperty({ nullable: true, type: String }) recipient: string | null;
@@ -84,7 +84,7 @@ export class OtpLogsResponseDto extends SuccessEnvelopeDto {
 }
 
 export class OtpAttemptDto {
-  @ApiProperty({ example: 311 }) id: number;
+  @ApiProperty({ type: 'integer', example: 311 }) id: number;
   @ApiProperty({ format: 'uuid', nullable: true, type: String }) verification_id: string | null;
   @ApiProperty() appid: string;
   @ApiProperty() recipient: string;
@@ -107,12 +107,12 @@ export class BlockedRecipientDto {
 }
 
 export class OtpRateLimitsDto {
-  @ApiProperty({ example: 20, description: 'OTP sends and resends allowed per rolling window' }) limit: number;
-  @ApiProperty({ example: 2 }) used: number;
-  @ApiProperty({ example: 18 }) remaining: number;
+  @ApiProperty({ type: 'integer', example: 20, description: 'OTP sends and resends allowed per rolling window' }) limit: number;
+  @ApiProperty({ type: 'integer', example: 2 }) used: number;
+  @ApiProperty({ type: 'integer', example: 18 }) remaining: number;
   @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'When the oldest counted send leaves the window; null when none is counted' })
   reset_at: string | null;
-  @ApiProperty({ example: 60 }) window_seconds: number;
+  @ApiProperty({ type: 'integer', example: 60 }) window_seconds: number;
   @ApiProperty({ type: [BlockedRecipientDto], description: 'Recipients blocked now after 3 wrong codes within 30 minutes' })
   blocked_recipients: BlockedRecipientDto[];
 }
@@ -125,19 +125,19 @@ export class OtpReportRowDto {
   @ApiProperty({ example: '2026-11-22', description: 'UTC day the OTPs were created' }) day: string;
   @ApiProperty({ enum: CHANNELS }) channel: string;
   @ApiProperty() appid: string;
-  @ApiProperty({ example: 10, description: 'OTPs created' }) sent: number;
-  @ApiProperty({ example: 8 }) verified: number;
-  @ApiProperty({ example: 1 }) expired: number;
-  @ApiProperty({ example: 1, description: 'Failed: wrong codes used up' }) failed: number;
+  @ApiProperty({ type: 'integer', example: 10, description: 'OTPs created' }) sent: number;
+  @ApiProperty({ type: 'integer', example: 8 }) verified: number;
+  @ApiProperty({ type: 'integer', example: 1 }) expired: number;
+  @ApiProperty({ type: 'integer', example: 1, description: 'Failed: wrong codes used up, or the code never reached the handset' }) failed: number;
   @ApiProperty({ example: 0.8, description: 'verified / sent, 4 decimals; 0 when none was sent' }) conversion_rate: number;
   @ApiProperty({ example: 0.11, description: 'Charged for these OTPs, resends included (exact)' }) cost: number;
 }
 
 export class OtpReportTotalsDto {
-  @ApiProperty() sent: number;
-  @ApiProperty() verified: number;
-  @ApiProperty() conversion_rate: number;
-  @ApiProperty() cost: number;
+  @ApiProperty({ type: 'integer' }) sent: number;
+  @ApiProperty({ type: 'integer' }) verified: number;
+  @ApiProperty({ type: 'number' }) conversion_rate: number;
+  @ApiProperty({ type: 'number', description: 'Charged (exact)' }) cost: number;
 }
 
 export class OtpReportDto {

@@ -1,8 +1,9 @@
 import { applyDecorators, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CAMPAIGN_STATUSES, RECIPIENT_STATES } from '@mp/messaging';
 import { CurrentPrincipal, type Principal } from '../auth/principal';
-import { ApiStandardErrors, ErrorBodyDto } from '../openapi/error-responses';
+import { ApiBadRequest, ApiConflict, ApiNotFound, ErrorBodyDto } from '../openapi/error-responses';
+import { CampaignCancelledResponseDto, CampaignDetailResponseDto, CampaignListResponseDto, CampaignRecipientsResponseDto } from './campaign-response.dto';
 import { CampaignsService } from './campaigns.service';
 
 const CAMPAIGN_FIELDS =
@@ -19,12 +20,10 @@ const pageQueries = () =>
     ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1, default: 1 } }),
     ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } }),
   );
-const badQuery = () =>
-  ApiResponse({ status: 400, type: ErrorBodyDto, description: 'A bad query parameter, named in `error` (e.g. `limit must be an integer from 1 to 100`)' });
-const notFound = () => ApiResponse({ status: 404, type: ErrorBodyDto, description: 'No such campaign for this company (also for an id that is not a uuid)' });
+const badQuery = () => ApiBadRequest('A bad query parameter, named in `error` (e.g. `limit must be an integer from 1 to 100`)', ErrorBodyDto);
+const notFound = () => ApiNotFound('No such campaign for this company (also for an id that is not a uuid)');
 
 @ApiTags('sms')
-@ApiStandardErrors()
 @Controller('sms/campaigns')
 export class CampaignsController {
   constructor(private readonly campaigns: CampaignsService) {}
@@ -37,7 +36,7 @@ export class CampaignsController {
   @ApiQuery({ name: 'status', required: false, enum: [...CAMPAIGN_STATUSES] })
   @ApiQuery({ name: 'reference', required: false, type: String, description: 'The campaign reference given to POST /sms/send-bulk (exact)' })
   @pageQueries()
-  @ApiOkResponse({ description: 'A page of campaigns' })
+  @ApiOkResponse({ type: CampaignListResponseDto, description: 'A page of campaigns' })
   @badQuery()
   list(@CurrentPrincipal() principal: Principal, @Query() query: unknown) {
     return this.campaigns.list(principal.companyId, query);
@@ -49,7 +48,7 @@ export class CampaignsController {
     description: `Answers \`data\`: ${CAMPAIGN_FIELDS} plus \`batch_details: [{ batch_id, position, recipients, status, scheduled_time, started_at, dispatched_at }]\` (batch \`status\`: \`scheduled\`, \`queued\`, \`processing\`, \`dispatched\` or \`cancelled\`) and \`failed_numbers: [{ number, error }]\`. ${SUMMARY_RULE} ${STATUS_RULE}`,
   })
   @campaignId()
-  @ApiOkResponse({ description: 'The campaign' })
+  @ApiOkResponse({ type: CampaignDetailResponseDto, description: 'The campaign' })
   @notFound()
   find(@CurrentPrincipal() principal: Principal, @Param('campaign_id') id: string) {
     return this.campaigns.find(principal.companyId, id);
@@ -63,7 +62,7 @@ export class CampaignsController {
   @campaignId()
   @ApiQuery({ name: 'status', required: false, enum: [...RECIPIENT_STATES] })
   @pageQueries()
-  @ApiOkResponse({ description: 'A page of recipients' })
+  @ApiOkResponse({ type: CampaignRecipientsResponseDto, description: 'A page of recipients' })
   @badQuery()
   @notFound()
   recipients(@CurrentPrincipal() principal: Principal, @Param('campaign_id') id: string, @Query() query: unknown) {
@@ -78,9 +77,9 @@ export class CampaignsController {
       'Every batch still `queued` or `scheduled` is cancelled and exactly its cost refunded, in one ledger entry; a batch already started is sent as usual. The campaign becomes `cancelled` when no batch had started, otherwise stays `processing`. Answers `data: { campaign_id, status, cancelled_batches, cancelled_recipients, refunded, balance }`. A second cancel finds nothing left and refunds nothing (409).',
   })
   @campaignId()
-  @ApiOkResponse({ description: 'Cancelled and refunded' })
+  @ApiOkResponse({ type: CampaignCancelledResponseDto, description: 'Cancelled and refunded' })
   @notFound()
-  @ApiResponse({ status: 409, type: ErrorBodyDto, description: 'Nothing left to cancel: every batch has started or was cancelled' })
+  @ApiConflict('Nothing left to cancel: every batch has started or was cancelled')
   cancel(@CurrentPrincipal() principal: Principal, @Param('campaign_id') id: string) {
     return this.campaigns.cancel(principal.companyId, id);
   }

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 
 /**
@@ -85,16 +85,4 @@ export class SmsSendDto {
   @MaxLength(2048, { message: 'webhook_url is too long' })
   @IsString({ message: 'webhook_url must be an http(s) URL' })
   webhook_url?: string;
-}
-
-export class SmsMessageDto {
-  @ApiProperty() message_id: string;
-  @ApiProperty() to: string;
-  @ApiProperty() from: string;
-  @ApiProperty() message: string;
-  @ApiProperty() parts: number;
-  @ApiProperty({ example: 0.01 }) cost: number;
-  @ApiProperty({ example: 9.99 }) balance: number;
-  @ApiProperty({ enum: ['sent', 'scheduled'] }) status: string;
-  @ApiProperty({ nullable: true, type: String }) reference: string | null;
 }

@@ -1,8 +1,9 @@
 import { Controller, Get, Headers, HttpCode, Post, Query, Req } from '@nestjs/common';
-import { ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Public, rawBodyOf } from '@mp/http-kit';
 import type { FastifyRequest } from 'fastify';
-import { ErrorBodyDto } from '../openapi/error-responses';
+import { ApiBadRequest, ApiForbidden, ApiUnavailable, ErrorBodyDto } from '../openapi/error-responses';
+import { StatusesAppliedDto } from './whatsapp-webhook.dto';
 import { WhatsAppWebhookService } from './whatsapp-webhook.service';
 
 /** Meta calls these, not our users: open without credentials, checked by Meta's own signature. */
@@ -17,7 +18,8 @@ export class WhatsAppWebhookController {
   @ApiQuery({ name: 'hub.mode', required: true })
   @ApiQuery({ name: 'hub.verify_token', required: true })
   @ApiQuery({ name: 'hub.challenge', required: true })
-  @ApiResponse({ status: 403, type: ErrorBodyDto, description: 'Wrong verify token' })
+  @ApiOkResponse({ description: 'The `hub.challenge`, as text', content: { 'text/plain': { schema: { type: 'string' } } } })
+  @ApiForbidden('Wrong mode or verify token, or no challenge')
   handshake(@Query('hub.mode') mode?: string, @Query('hub.verify_token') token?: string, @Query('hub.challenge') challenge?: string): string {
     return this.webhooks.handshake(mode, token, challenge);
   }
@@ -29,7 +31,10 @@ export class WhatsAppWebhookController {
     summary: 'WhatsApp Cloud API status webhooks',
     description: 'Signed by Meta (`X-Hub-Signature-256` with the app secret, WHATSAPP_APP_SECRET). `delivered`/`read` and `failed` statuses settle the OTP messages they name.',
   })
+  @ApiOkResponse({ type: StatusesAppliedDto, description: 'Received' })
+  @ApiBadRequest('Malformed JSON, or a body that is not a WhatsApp status webhook', ErrorBodyDto)
   @ApiResponse({ status: 401, type: ErrorBodyDto, description: 'Missing or wrong signature' })
+  @ApiUnavailable('The database or the queue is unreachable: Meta retries')
   receive(@Req() request: FastifyRequest, @Headers('x-hub-signature-256') signature?: string) {
     return this.webhooks.receive(rawBodyOf(request), signature, request.body);
   }
