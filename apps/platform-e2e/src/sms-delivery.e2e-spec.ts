@@ -1,4 +1,4 @@
-import { admin, eventually, freePort, startStack, type RunningStack } from '@mp/testing';
+import { admin, eventually, freePort, startStack, startWebhookReceiver, type RunningStack, type WebhookReceiver } from '@mp/testing';
 
 interface Company {
   api_key: string;
@@ -98,14 +98,20 @@ describe('SMS delivery end to end', () => {
 describe('SMS refused by the carrier', () => {
   let stack: RunningStack;
   let company: Company;
+  let receiver: WebhookReceiver;
 
   beforeAll(async () => {
     await admin(['db:migrate']);
     company = (await admin(['company:create', '--name', 'Refused', '--balance', '1'])) as unknown as Company;
-    stack = await startStack({ apps: ['gateway', 'sms-dispatcher', 'smsc-simulator', 'billing'], env: { SMSC_REJECT_RATE: '1' } });
+    receiver = await startWebhookReceiver();
+    stack = await startStack({
+      apps: ['gateway', 'sms-dispatcher', 'smsc-simulator', 'billing', 'webhook-notifier'],
+      env: { SMSC_REJECT_RATE: '1', OUTBOX_SWEEP_MS: '500' },
+    });
   });
   afterAll(async () => {
     await stack?.stop();
+    await receiver?.close();
   });
 
   const get = async (path: string) =>
@@ -129,5 +135,27 @@ describe('SMS refused by the carrier', () => {
     }
     expect(view).toMatchObject({ status: 'failed', refunded: 0.02, error_code: expect.stringMatching(/^smpp:/) });
     expect((await get('/balance'))['balance']).toBe(1);
+  });
+
+  it("shows a campaign's refunded messages in its view and in campaign.completed", async () => {
+    const before = (await get('/balance'))['balance'];
+    const response = await fetch(`${stack.gatewayUrl}/sms/send-bulk`, {
+      method: 'POST',
+      headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret, 'content-type': 'application/json' },
+      body: JSON.stringify({ recipients: ['+33612345601', '+33612345602'], message: 'c'.repeat(200), from: 'Shop', webhook_url: receiver.url }),
+    });
+    const campaignId = ((await response.json()) as { data: { campaign_id: string; total_cost: number } }).data.campaign_id;
+    const view = await eventually(
+      () => get(`/sms/campaigns/${campaignId}`),
+      (v) => v['status'] === 'completed' && v['refunded'] === 0.04,
+      30_000,
+    );
+    expect(view).toMatchObject({ total_cost: 0.04, refunded: 0.04, summary: { failed: 2 } });
+    expect((await get('/balance'))['balance']).toBe(before);
+    const completed = await eventually(
+      () => receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> }).find((e) => e.type === 'campaign.completed'),
+      (event) => event !== undefined,
+    );
+    expect(completed?.data).toMatchObject({ campaign_id: campaignId, total_cost: 0.04, refunded: 0.04, summary: { delivered: 0, failed: 2 } });
   });
 });

@@ -127,6 +127,7 @@ describe('SMS acceptance over HTTP', () => {
     expect(await balanceOf(acme)).toBe(before);
     const view = (await (await call(acme, 'GET', `/sms/${sent.data.message_id}`)).json()) as { data: Record<string, unknown> };
     expect(view.data).toMatchObject({ status: 'cancelled', refunded: 0.01 });
+    expect(view.data['part_details']).toEqual([expect.objectContaining({ index: 1, status: 'cancelled', submitted_at: null })]);
   });
 
   it("never shows one company another company's message", async () => {

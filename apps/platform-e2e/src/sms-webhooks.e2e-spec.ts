@@ -49,3 +49,55 @@ describe('SMS delivery webhooks end to end', () => {
     expect(new Set(ids).size).toBe(2);
   });
 });
+
+/** A carrier whose every receipt says UNDELIV err:001: its code reaches the message, its parts and message.failed. */
+describe('SMS the carrier could not deliver, end to end', () => {
+  let stack: RunningStack;
+  let company: Company;
+  let receiver: WebhookReceiver;
+
+  const send = async (message: string) => {
+    const response = await fetch(`${stack.gatewayUrl}/sms/send`, {
+      method: 'POST',
+      headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret, 'content-type': 'application/json' },
+      body: JSON.stringify({ to: '+33612345678', message, webhook_url: receiver.url }),
+    });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { data: { message_id: string } }).data.message_id;
+  };
+  const view = async (id: string) =>
+    (
+      (await (
+        await fetch(`${stack.gatewayUrl}/sms/${id}`, { headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret } })
+      ).json()) as { data: Record<string, unknown> }
+    ).data;
+  const failedEvent = (id: string) =>
+    receiver.received
+      .map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> })
+      .find((event) => event.type === 'message.failed' && event.data['message_id'] === id);
+
+  beforeAll(async () => {
+    await admin(['db:migrate']);
+    company = (await admin(['company:create', '--name', 'Undelivered', '--balance', '5'])) as unknown as Company;
+    receiver = await startWebhookReceiver();
+    stack = await startStack({ apps: ['gateway', 'sms-dispatcher', 'smsc-simulator', 'webhook-notifier'], env: { SMSC_FAILURE_RATE: '1' } });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await receiver?.close();
+  });
+
+  it.each([
+    ['one part', 'Parcel held at depot'],
+    ['two parts', `Parcel held at depot: ${'z'.repeat(160)}`],
+  ])("gives a message of %s the receipt's error code in GET /sms/{id}, on every part, and in message.failed", async (_parts, text) => {
+    const id = await send(text);
+    const event = await eventually(() => failedEvent(id), (found) => found !== undefined);
+    expect(event?.data).toMatchObject({ message_id: id, status: 'undelivered', reason: 'undelivered', error_code: '001' });
+    const final = await view(id);
+    expect(final).toMatchObject({ status: 'undelivered', error_code: '001', error_reason: "the carrier's receipt said UNDELIV (err:001)", refunded: 0 });
+    const parts = final['part_details'] as { status: string; error_code: string | null }[];
+    expect(parts.length).toBe(text.length > 160 ? 2 : 1);
+    expect(parts.every((part) => part.status === 'undelivered' && part.error_code === '001')).toBe(true);
+  });
+});
