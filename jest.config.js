@@ -51,7 +51,8 @@ module.exports = {
     {
       ...common,
       displayName: 'e2e',
-      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/long-timeout.js'],
+      // Every answer of the gateway and every webhook the specs see is checked against docs/openapi.json.
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/long-timeout.js', '<rootDir>/libs/testing/src/openapi/conformance.ts'],
       testMatch: ['<rootDir>/apps/platform-e2e/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/libs/testing/src/global-setup.js',
       globalTeardown: '<rootDir>/libs/testing/src/global-teardown.js',

@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnCompiled } from './compiled-process';
+import { gatewayRunning } from './test-traffic';
 
 export interface StackOptions {
   /**
@@ -133,19 +134,21 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
   // The IPC channel is the dev-stack's lifeline: when this process goes away (a test run that
   // ends, crashes or times out without stop()), the dev-stack stops everything by itself.
   const { child, logs } = spawnCompiled(MAIN, env);
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const stop = async (): Promise<void> => {
+    gatewayRunning(gatewayUrl, false);
     try {
       await stopChild(child, logs);
     } finally {
       if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
     }
   };
-  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   try {
     await waitUntilHealthy(`${gatewayUrl}/health`, child, logs);
   } catch (error) {
     await stop().catch(() => undefined);
     throw error;
   }
+  gatewayRunning(gatewayUrl, true);
   return { gatewayUrl, stop, logs };
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { webhookReceived } from './test-traffic';
 
 // For the tests: a customer's webhook endpoint on 127.0.0.1.
 
@@ -26,7 +27,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const n = receiver.received.length;
-      receiver.received.push({ path: request.url ?? '', headers: flatten(request.headers), body: Buffer.concat(chunks).toString('utf8') });
+      const webhook = { path: request.url ?? '', headers: flatten(request.headers), body: Buffer.concat(chunks).toString('utf8') };
+      receiver.received.push(webhook);
+      webhookReceived(webhook);
       receiver.answer(n, response);
     });
   });
