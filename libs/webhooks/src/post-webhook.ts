@@ -1,7 +1,7 @@
 import { type ClientRequest, type IncomingMessage, request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { type AddressPolicy, checkWebhookUrl, ForbiddenAddressError, hostOf } from './address-guard';
-import { guardedLookup } from './guarded-lookup';
+import { guardedLookup, type ResolveAll } from './guarded-lookup';
 
 export interface WebhookAttemptResult {
   /** A 2xx answer was received in time. */
@@ -37,12 +37,15 @@ export async function postWebhook(input: {
   headers: Record<string, string>;
   policy: AddressPolicy;
   timeoutMs?: number;
+  /** How the host's addresses are found; the system resolver (`dns.lookup`) by default. */
+  resolve?: ResolveAll;
 }): Promise<WebhookAttemptResult> {
   const started = performance.now();
   let outcome: Outcome;
   try {
     const url = checkWebhookUrl(input.url, input.policy);
-    outcome = await send(url, input.body, requestOptions(url, input.body, input.headers, input.policy), input.timeoutMs ?? WEBHOOK_TIMEOUT_MS);
+    const options = requestOptions(url, input.body, input.headers, guardedLookup(input.policy, input.resolve));
+    outcome = await send(url, input.body, options, input.timeoutMs ?? WEBHOOK_TIMEOUT_MS);
   } catch (error) {
     // The URL refused, or a request Node would not build (a header value with a newline, say).
     outcome = { ok: false, status: null, error: describeError(error, 'invalid request'), responseSnippet: null, permanent: isRefusal(error) };
@@ -50,7 +53,7 @@ export async function postWebhook(input: {
   return { ...outcome, durationMs: Math.round(performance.now() - started) };
 }
 
-function requestOptions(url: URL, body: string, headers: Record<string, string>, policy: AddressPolicy): RequestOptions {
+function requestOptions(url: URL, body: string, headers: Record<string, string>, lookup: RequestOptions['lookup']): RequestOptions {
   return {
     method: 'POST',
     protocol: url.protocol,
@@ -64,7 +67,7 @@ function requestOptions(url: URL, body: string, headers: Record<string, string>,
       'user-agent': WEBHOOK_USER_AGENT,
       'content-length': String(Buffer.byteLength(body, 'utf8')),
     },
-    lookup: guardedLookup(policy),
+    lookup,
     // A fresh connection per attempt: nothing pooled outlives the address check it was made under.
     agent: false,
   };

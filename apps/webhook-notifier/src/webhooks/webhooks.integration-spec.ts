@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import dns from 'node:dns';
 import { loadConfig } from '@mp/config';
 import { Logger } from '@nestjs/common';
 import { WebhookDeliveryRepository } from '@mp/persistence';
@@ -165,26 +166,36 @@ describe('webhook-notifier processors (PostgreSQL, a receiver on 127.0.0.1)', ()
     expect(producer.jobs).toEqual([]);
   });
 
-  it('dead-letters at once a host whose address, once resolved, is refused (and lets it through when the operator allows it)', async () => {
-    const url = receiver.url.replace('127.0.0.1', 'localhost');
-    const refused = await statusEvent(await newMessage(url), 'sent');
-    producer.jobs.length = 0;
-    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
-    expect(await deliverer({ WEBHOOK_ALLOW_LOOPBACK: 'false' }).deliver(refused, `wh-${refused}-1`)).toEqual({ attempt: 1, outcome: 'dead' });
-    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ msg: 'webhook delivery dead-lettered', deliveryId: refused, refused: true }));
-    warn.mockRestore();
-    expect(receiver.received).toEqual([]);
-    expect(producer.jobs).toEqual([]);
-    const delivery = await repository.findById(refused);
-    expect(delivery).toMatchObject({ status: 'dead', attempts: 1, deadAt: expect.any(Date) });
-    expect(delivery?.lastError).toMatch(/^forbidden address: localhost resolves to (127\.0\.0\.1|::1), which is a loopback address$/);
-    expect(await attemptsOf(refused)).toEqual([expect.objectContaining({ attempt: 1, statusCode: null, error: delivery?.lastError })]);
-    expect(await deliverer().deliver(refused, `wh-${refused}-2`)).toEqual({ skipped: 'dead' });
+  describe('a host whose addresses, once resolved, the guard refuses', () => {
+    const url = () => receiver.url.replace('127.0.0.1', 'hooks.customer.test');
+    /** The system resolver answers `address` for hooks.customer.test, as the customer's DNS could. */
+    const resolving = (address: string) =>
+      jest.spyOn(dns, 'lookup').mockImplementation(((hostname: string, options: unknown, callback: (...args: unknown[]) => void) =>
+        hostname === 'hooks.customer.test' ? callback(null, [{ address, family: 4 }]) : callback(new Error(`unexpected lookup of ${hostname}`))) as typeof dns.lookup);
+    afterEach(() => jest.restoreAllMocks());
 
-    const allowed = await statusEvent(await newMessage(url), 'sent');
-    await runJobs();
-    expect((await repository.findById(allowed))?.status).toBe('delivered');
-    expect(receiver.received).toHaveLength(1);
+    it('dead-letters the delivery at once, nothing sent, the refusal recorded as its last error and its attempt', async () => {
+      resolving('10.1.2.3');
+      const deliveryId = await statusEvent(await newMessage(url()), 'sent');
+      producer.jobs.length = 0;
+      const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      expect(await deliverer().deliver(deliveryId, `wh-${deliveryId}-1`)).toEqual({ attempt: 1, outcome: 'dead' });
+      expect(warn).toHaveBeenCalledWith(expect.objectContaining({ msg: 'webhook delivery dead-lettered', deliveryId, refused: true }));
+      expect(receiver.received).toEqual([]);
+      expect(producer.jobs).toEqual([]);
+      const reason = 'forbidden address: hooks.customer.test resolves to 10.1.2.3, which is a private address';
+      expect(await repository.findById(deliveryId)).toMatchObject({ status: 'dead', attempts: 1, lastError: reason, deadAt: expect.any(Date) });
+      expect(await attemptsOf(deliveryId)).toEqual([expect.objectContaining({ attempt: 1, statusCode: null, error: reason, responseSnippet: null })]);
+      expect(await deliverer().deliver(deliveryId, `wh-${deliveryId}-2`)).toEqual({ skipped: 'dead' });
+    });
+
+    it('delivers when the operator allows that range', async () => {
+      resolving('127.0.0.1');
+      const deliveryId = await statusEvent(await newMessage(url()), 'sent');
+      await runJobs();
+      expect(await repository.findById(deliveryId)).toMatchObject({ status: 'delivered', attempts: 1 });
+      expect(receiver.received).toHaveLength(1);
+    });
   });
 
   it('makes one delivery of the same event arriving twice', async () => {
