@@ -1,5 +1,6 @@
 import { admin, startStack, type RunningStack } from '@mp/testing';
 import jwt from 'jsonwebtoken';
+import { randomBytes } from 'node:crypto';
 
 const JWT_SECRET = 'e2e-jwt-secret-'.padEnd(48, 'z');
 const basic = (key: string, secret: string) => `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`;
@@ -148,5 +149,45 @@ describe('gateway authentication', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('x-request-id')).toBe('trace-me-123');
     expect(await unknown.json()).toEqual({ error: 'Not found' });
+  });
+
+  describe('throttle of failed key checks', () => {
+    const send = (path: string, init: { headers?: Record<string, string>; body?: unknown } = {}) =>
+      fetch(`${stack.gatewayUrl}${path}`, {
+        method: init.body === undefined ? 'GET' : 'POST',
+        headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      });
+
+    async function expectThrottled(response: Response) {
+      expect(response.status).toBe(429);
+      const body = (await response.json()) as { error: string; retry_after: number };
+      expect(body).toEqual({ error: `Too many failed authentication attempts; try again in ${body.retry_after} seconds`, retry_after: expect.any(Number) });
+      expect(body.retry_after).toBeGreaterThan(60);
+      expect(body.retry_after).toBeLessThanOrEqual(15 * 60);
+      expect(response.headers.get('retry-after')).toBe(String(body.retry_after));
+    }
+
+    it('refuses a key after 10 wrong secrets, the right one too, on /auth/token and every route; other keys still work', async () => {
+      const guessed = (await admin(['company:create', '--name', 'Guessed', '--balance', '1'])) as unknown as Company;
+      const guess = () => send('/auth/token', { body: { api_key: guessed.api_key, api_secret: 'a-guess' } });
+      for (let i = 0; i < 10; i++) expect((await guess()).status).toBe(401);
+      await expectThrottled(await guess());
+      await expectThrottled(await send('/auth/token', { body: { api_key: guessed.api_key, api_secret: guessed.api_secret } }));
+      await expectThrottled(await send('/balance', { headers: { authorization: basic(guessed.api_key, guessed.api_secret) } }));
+      expect((await send('/balance', { headers: { authorization: basic(acme.api_key, acme.api_secret) } })).status).toBe(200);
+    });
+
+    it('refuses an address after 50 failed checks, as a proxy in front of the gateway names it; callers elsewhere still get in', async () => {
+      const from = { 'x-forwarded-for': '198.51.100.7' };
+      for (let i = 0; i < 50; i++) {
+        const unknownKey = `mpk_${randomBytes(16).toString('base64url')}`;
+        expect((await send('/balance', { headers: { ...from, 'x-api-key': unknownKey, 'x-api-secret': 'x' } })).status).toBe(401);
+      }
+      await expectThrottled(await send('/balance', { headers: { ...from, 'x-api-key': globex.api_key, 'x-api-secret': globex.api_secret } }));
+      await expectThrottled(await send('/auth/token', { headers: from, body: { api_key: globex.api_key, api_secret: globex.api_secret } }));
+      expect((await send('/balance', { headers: { 'x-forwarded-for': '198.51.100.8', 'x-api-key': globex.api_key, 'x-api-secret': globex.api_secret } })).status).toBe(200);
+      expect((await send('/balance', { headers: { 'x-api-key': globex.api_key, 'x-api-secret': globex.api_secret } })).status).toBe(200);
+    });
   });
 });

@@ -64,8 +64,32 @@ if oldest[2] then reset = tonumber(oldest[2]) + window end
 return { used, reset }
 `;
 
+// FULL: KEYS are windows' sorted sets; ARGV each window's ms and limit, in turn. Takes nothing.
+// Answers { index of the first full window (from 1), ms until a slot frees } or { 0, 0 }.
+export const FULL_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+for i = 1, #KEYS do
+  local window = tonumber(ARGV[2 * i - 1])
+  local limit = tonumber(ARGV[2 * i])
+  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - window)
+  local used = redis.call('ZCARD', KEYS[i])
+  if used >= limit then
+    local freeing = redis.call('ZRANGE', KEYS[i], used - limit, used - limit, 'WITHSCORES')
+    local wait = window
+    if freeing[2] then wait = tonumber(freeing[2]) + window - now end
+    return { i, wait }
+  end
+end
+return { 0, 0 }
+`;
+
 const sha1 = (script: string): string => createHash('sha1').update(script).digest('hex');
-export const SCRIPTS = { take: { text: TAKE_SCRIPT, sha: sha1(TAKE_SCRIPT) }, usage: { text: USAGE_SCRIPT, sha: sha1(USAGE_SCRIPT) } };
+export const SCRIPTS = {
+  take: { text: TAKE_SCRIPT, sha: sha1(TAKE_SCRIPT) },
+  usage: { text: USAGE_SCRIPT, sha: sha1(USAGE_SCRIPT) },
+  full: { text: FULL_SCRIPT, sha: sha1(FULL_SCRIPT) },
+};
 
 /**
  * A script by its SHA-1 (EVALSHA), sent whole only when this Redis does not have it yet: sent

@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { releaseAll, SlidingWindowLimiter, takeAll } from './sliding-window-limiter';
+import { firstFullWindow, releaseAll, SlidingWindowLimiter, takeAll } from './sliding-window-limiter';
 
 describe('SlidingWindowLimiter (Redis)', () => {
   let redis: Redis;
@@ -32,6 +32,28 @@ describe('SlidingWindowLimiter (Redis)', () => {
     } finally {
       other.disconnect();
     }
+  });
+
+  it('finds the first full window without taking a slot, with the wait until one frees', async () => {
+    const minute = new SlidingWindowLimiter(redis, `${prefix}:peek-minute`, 60_000);
+    const hour = new SlidingWindowLimiter(redis, `${prefix}:peek-hour`, 3_600_000);
+    const key = randomUUID();
+    const takes = [
+      { limiter: minute, key, limit: 3 },
+      { limiter: hour, key, limit: 2 },
+    ];
+    expect(await firstFullWindow(takes)).toBeNull();
+    expect((await takeAll(takes)).allowed).toBe(true);
+    expect(await firstFullWindow(takes)).toBeNull();
+    expect((await minute.usage(key, 3)).used).toBe(1);
+    expect((await takeAll(takes)).allowed).toBe(true);
+    const full = await firstFullWindow(takes);
+    expect(full?.index).toBe(1);
+    expect(full?.retryAfterMs).toBeGreaterThan(3_500_000);
+    expect(full?.retryAfterMs).toBeLessThanOrEqual(3_600_000);
+    expect((await minute.usage(key, 3)).used).toBe(2);
+    await redis.script('FLUSH');
+    expect(await firstFullWindow([takes[0]])).toBeNull();
   });
 
   it('works on a Redis that has never seen its script, and after the script cache is flushed', async () => {

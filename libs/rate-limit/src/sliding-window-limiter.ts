@@ -41,6 +41,21 @@ export async function takeAll(takes: readonly WindowTake[]): Promise<AllWindowsD
   return { allowed: false, refused: index - 1, used, limit: takes[index - 1].limit, retryAfterMs: Math.max(1, wait) };
 }
 
+/**
+ * The first of these windows that is full (a take would be refused now), by its index in the
+ * takes, with the wait until a slot frees; null when none is. Takes nothing: a check before work
+ * whose failures alone are counted (takeAll then counts one). Every limiter must use the same
+ * Redis connection.
+ */
+export async function firstFullWindow(takes: readonly WindowTake[]): Promise<{ index: number; retryAfterMs: number } | null> {
+  const redis = takes[0]?.limiter.redis;
+  if (!redis || takes.some((take) => take.limiter.redis !== redis)) throw new Error('firstFullWindow needs one or more windows on one Redis connection');
+  const keys = takes.map((take) => take.limiter.keyFor(take.key));
+  const args = takes.flatMap((take) => [take.limiter.windowMs, take.limit]);
+  const [index, wait] = await runScript(redis, SCRIPTS.full, keys, args);
+  return index === 0 ? null : { index: index - 1, retryAfterMs: Math.max(1, wait) };
+}
+
 /** Gives back a slot takeAll took. */
 export async function releaseAll(takes: readonly WindowTake[], slot: string): Promise<void> {
   await Promise.all(takes.map((take) => take.limiter.release(take.key, slot)));

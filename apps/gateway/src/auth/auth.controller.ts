@@ -1,10 +1,11 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CredentialsInBody, Public } from '@mp/http-kit';
 import { ApiBadRequest, ApiTooManyRequests, ApiUnavailable, ErrorBodyDto } from '../openapi/error-responses';
 import { UNAUTHORIZED_HEADER_DOC } from '../openapi/http-layer-answers';
 import { unauthorized } from './api-auth.guard';
 import { Authenticator } from './authenticator.service';
+import { clientAddress } from './client-address';
 import { TokenRequestDto, TokenResponseDto } from './token.dto';
 
 @ApiTags('auth')
@@ -25,8 +26,9 @@ export class AuthController {
   @ApiResponse({ status: 401, type: ErrorBodyDto, description: 'Unknown key, wrong secret, or revoked key: `{ "error": "Unauthorized" }`', headers: UNAUTHORIZED_HEADER_DOC })
   @ApiTooManyRequests('Too many failed attempts for this key or from this address: `{ error, retry_after }` and `Retry-After`')
   @ApiUnavailable('The database is unreachable')
-  async token(@Body() body: TokenRequestDto): Promise<TokenResponseDto> {
-    const principal = await this.authenticator.checkKeyPair(body.api_key, body.api_secret);
+  async token(@Body() body: TokenRequestDto, @Req() request: { ip?: string; headers: { 'x-forwarded-for'?: string | string[] } }): Promise<TokenResponseDto> {
+    const address = clientAddress(request.ip, request.headers['x-forwarded-for']);
+    const principal = await this.authenticator.checkKeyPair(body.api_key, body.api_secret, address);
     if (!principal) throw unauthorized();
     return { status: 'success', token_type: 'Bearer', ...this.authenticator.issueToken(principal) };
   }

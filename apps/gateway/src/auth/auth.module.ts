@@ -2,11 +2,12 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ApiAuthGuard } from './api-auth.guard';
 import { AuthController } from './auth.controller';
+import { AuthThrottle } from './auth-throttle.service';
 import { Authenticator } from './authenticator.service';
 
 @Module({
   controllers: [AuthController],
-  providers: [Authenticator, { provide: APP_GUARD, useClass: ApiAuthGuard }],
+  providers: [Authenticator, AuthThrottle, { provide: APP_GUARD, useClass: ApiAuthGuard }],
   exports: [Authenticator],
 })
 export class AuthModule {}

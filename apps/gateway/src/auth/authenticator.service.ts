@@ -12,6 +12,7 @@ import {
 import { ApiKeyRepository } from '@mp/persistence';
 import { GatewayEnv } from '../gateway.env';
 import { LoadingCache } from '../common/loading-cache';
+import { AuthThrottle } from './auth-throttle.service';
 import type { Principal } from './principal';
 
 /** Turns what a request presents into the calling company, or nothing. */
@@ -23,16 +24,18 @@ export class Authenticator {
   constructor(
     private readonly keys: ApiKeyRepository,
     private readonly config: GatewayEnv,
+    private readonly throttle: AuthThrottle,
   ) {
     this.byKeyPair = new LoadingCache({ ttlMs: config.AUTH_CACHE_TTL_MS });
     this.byKeyId = new LoadingCache({ ttlMs: config.AUTH_CACHE_TTL_MS });
   }
 
-  async authenticate(headers: CredentialHeaders): Promise<Principal | undefined> {
+  /** `address`: the caller's, for the throttle of failed key checks (clientAddress; null: not counted per address). */
+  async authenticate(headers: CredentialHeaders, address: string | null = null): Promise<Principal | undefined> {
     const presented = readPresentedCredentials(headers);
     switch (presented.kind) {
       case 'key-pair':
-        return this.checkKeyPair(presented.key, presented.secret);
+        return this.checkKeyPair(presented.key, presented.secret, address);
       case 'jwt':
         return this.checkToken(presented.token);
       default:
@@ -40,15 +43,21 @@ export class Authenticator {
     }
   }
 
-  async checkKeyPair(key: string, secret: string): Promise<Principal | undefined> {
+  /** Throws a 429 ApiError while the key or the address is throttled (AuthThrottle). */
+  async checkKeyPair(key: string, secret: string, address: string | null = null): Promise<Principal | undefined> {
     if (!isApiKeyShaped(key)) return undefined;
     const pepper = this.config.API_KEY_PEPPER;
     // Keyed by a digest, never the secret itself. A one-shot SHA-256: only this process's memory
     // holds it, and an HMAC object per request cost ~4% of the gateway's CPU.
     const cacheKey = `${key}\u0000${hash('sha256', secret, 'base64')}`;
-    return this.byKeyPair.get(cacheKey, async () => {
+    return this.byKeyPair.get(cacheKey, async (current) => {
+      // A credential verified before, reloaded in the background, is not a guess: the throttle is for new ones.
+      if (current === undefined) await this.throttle.refuseIfBlocked(key, address);
       const stored = await this.keys.findActiveByKey(key);
-      if (!stored || !apiSecretMatches(secret, stored.secretHash, pepper)) return undefined;
+      if (!stored || !apiSecretMatches(secret, stored.secretHash, pepper)) {
+        await this.throttle.failed(key, address);
+        return undefined;
+      }
       return { companyId: stored.companyId, apiKeyId: stored.id };
     });
   }

@@ -25,6 +25,8 @@ describe('LoadingCache', () => {
     now += 1; // half the TTL: still answered, and reloaded behind the callers' backs, once
     expect(await Promise.all([cache.get('a', load), cache.get('a', load), cache.get('a', load)])).toEqual(['x', 'x', 'x']);
     expect(load).toHaveBeenCalledTimes(2);
+    // A first load is told nothing is cached; a reload, the value it refreshes.
+    expect(load.mock.calls).toEqual([[undefined], ['x']]);
     pending[1].resolve('y');
     await flush();
     expect(await cache.get('a', load)).toBe('y');

@@ -1,5 +1,8 @@
-/** Loads a key's value; undefined when there is none (an unknown key, a wrong secret): not cached. */
-export type Load<V> = () => Promise<V | undefined>;
+/**
+ * Loads a key's value; undefined when there is none (an unknown key, a wrong secret): not cached.
+ * `current` is the value a background reload refreshes (undefined when nothing is cached).
+ */
+export type Load<V> = (current: V | undefined) => Promise<V | undefined>;
 
 export interface LoadingCacheOptions {
   /** A value is never answered once it is this old. 0 or less caches nothing: every get loads. */
@@ -42,7 +45,7 @@ export class LoadingCache<V> {
   }
 
   async get(key: string, load: Load<V>): Promise<V | undefined> {
-    if (this.ttlMs <= 0) return load();
+    if (this.ttlMs <= 0) return load(undefined);
     const entry = this.entries.get(key);
     if (entry) {
       const age = this.now() - entry.loadedAt;
@@ -60,7 +63,7 @@ export class LoadingCache<V> {
     const inFlight = this.loading.get(key);
     if (inFlight) return inFlight;
     const loadedAt = this.now();
-    const loaded = load().then((value) => {
+    const loaded = load(this.entries.get(key)?.value).then((value) => {
       if (value === undefined) this.entries.delete(key);
       else this.store(key, { value, loadedAt });
       return value;

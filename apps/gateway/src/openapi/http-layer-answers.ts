@@ -1,8 +1,8 @@
 import { getSchemaPath, type OpenAPIObject, type OperationObject, type ResponseObject } from '@nestjs/swagger';
-import { ErrorBodyDto, RETRY_AFTER_HEADER } from './error-responses';
+import { ErrorBodyDto, RETRY_AFTER_HEADER, RetryAfterBodyDto } from './error-responses';
 
 // What the HTTP layer answers on every route of a kind, whatever its handler does: the global
-// auth guard (401), a dependency down (503), the size limits (413, any route), Fastify's JSON
+// auth guard (401, and 429 from its throttle of failed key checks), a dependency down (503), the size limits (413, any route), Fastify's JSON
 // parser (400, 415), and the Idempotency-Key guard (idempotency.guard.ts) on every POST that needs credentials.
 
 export const IDEMPOTENCY_KEY_PARAMETER = 'IdempotencyKey';
@@ -26,6 +26,13 @@ export const UNAUTHORIZED_HEADER_DOC = {
   'WWW-Authenticate': { required: true, description: 'The schemes accepted: `Basic realm="messaging", Bearer realm="messaging"`', schema: { type: 'string' as const } },
 };
 const UNAUTHORIZED = error('Missing, wrong, revoked or forged credentials: `{ "error": "Unauthorized" }`', UNAUTHORIZED_HEADER_DOC);
+const THROTTLED_TEXT =
+  'Too many failed API key checks for this key (10) or from this address (50) within 15 minutes: its credentials are refused, right or wrong, until the oldest failure is 15 minutes old; `{ error, retry_after }` and `Retry-After`';
+const THROTTLED: ResponseObject = {
+  description: THROTTLED_TEXT,
+  content: { 'application/json': { schema: { $ref: getSchemaPath(RetryAfterBodyDto) } } },
+  headers: RETRY_AFTER_HEADER,
+};
 const UNAVAILABLE = error('The database or the queue is unreachable; nothing was charged or half-written', RETRY_AFTER_HEADER);
 const MALFORMED = error('Malformed JSON (or nested more deeply than allowed), or a field that is missing or invalid, named in `error`');
 const TOO_LARGE = error('A body over the size limit of this route (1 MiB; 64 MiB for /sms/send-bulk), however it is framed; refused on any route, even one that reads none');
@@ -48,6 +55,7 @@ export function addHttpLayerAnswers(document: OpenAPIObject, open: readonly stri
       }
       if (needsCredentials) {
         ensure(operation, '401', UNAUTHORIZED);
+        throttled(operation);
         ensure(operation, '503', UNAVAILABLE);
       }
       if (needsCredentials && method === 'post') makeIdempotent(operation);
@@ -57,6 +65,12 @@ export function addHttpLayerAnswers(document: OpenAPIObject, open: readonly stri
 
 function ensure(operation: OperationObject, status: string, response: ResponseObject): void {
   operation.responses[status] ??= structuredClone(response);
+}
+
+/** The auth throttle's 429, added to a route's own 429 (same body and header) or on its own. */
+function throttled(operation: OperationObject): void {
+  const own = operation.responses['429'] as ResponseObject | undefined;
+  operation.responses['429'] = own ? { ...own, description: `${own.description}; or: ${THROTTLED_TEXT}` } : structuredClone(THROTTLED);
 }
 
 function makeIdempotent(operation: OperationObject): void {
