@@ -94,7 +94,7 @@ describe('parseOtpLogQuery', () => {
   it('refuses an unknown event and a filter of another endpoint', () => {
     expect(parseOtpLogQuery({ event: 'opened' })).toEqual({
       ok: false,
-      error: 'event must be one of sent, delivered, verified, failed_attempt, expired, resent, blocked, refused',
+      error: 'event must be one of sent, delivered, verified, failed_attempt, expired, resent, blocked, failed, refused',
     });
     expect(parseOtpLogQuery({ outcome: 'success' })).toEqual({ ok: false, error: 'outcome is not a known query parameter' });
   });
