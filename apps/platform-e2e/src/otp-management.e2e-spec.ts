@@ -83,9 +83,25 @@ describe('OTP management endpoints end to end', () => {
       data: { verification_id: ids[0], appid: acme.appid, recipient: to[0], channel: 'sms', status: 'verified', sender: 'OTP', resends: 0, cost: 0.01 },
     });
     expect(Object.keys(data(verified)).sort()).toEqual(
-      ['verification_id', 'appid', 'recipient', 'channel', 'status', 'sender', 'lang', 'expires_at', 'created_at', 'last_sent_at', 'resends', 'verified_at', 'cost'].sort(),
+      [
+        'verification_id',
+        'appid',
+        'recipient',
+        'channel',
+        'status',
+        'sender',
+        'lang',
+        'expires_at',
+        'created_at',
+        'last_sent_at',
+        'resends',
+        'verified_at',
+        'cost',
+        'failure_reason',
+        'error_code',
+      ].sort(),
     );
-    expect(data(verified)['verified_at']).toEqual(expect.any(String));
+    expect(data(verified)).toMatchObject({ verified_at: expect.any(String), failure_reason: null, error_code: null });
     expect(await get(acme, `/v1/otp/status?verification_id=${ids[1]}`)).toMatchObject({ status: 200, body: { data: { status: 'pending', verified_at: null } } });
   });
 
