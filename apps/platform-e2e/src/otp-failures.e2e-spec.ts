@@ -41,9 +41,10 @@ describe('OTP delivery failures end to end', () => {
   });
 
   it.each([
-    ['sms', '+33698761240'],
-    ['whatsapp', '+33698761241'],
-  ])('fails an OTP sent by %s that the carrier did not deliver, and tells the application', async (channel, to) => {
+    // The SMSC's receipt says UNDELIV err:001; Meta's failed status carries error 131026.
+    ['sms', '+33698761240', '001'],
+    ['whatsapp', '+33698761241', 'wa:131026'],
+  ])('fails an OTP sent by %s that the carrier did not deliver, and tells the application', async (channel, to, errorCode) => {
     const sent = await post('/otp/send', { appid: company.appid, recipient: to, channel });
     expect(sent.status).toBe(200);
     const id = String(sent.body['verification_id']);
@@ -52,14 +53,14 @@ describe('OTP delivery failures end to end', () => {
       async () => (await get(`/otp/status?verification_id=${id}`)).data,
       (data) => data['status'] === 'failed',
     );
-    expect(status).toMatchObject({ verification_id: id, status: 'failed', failure_reason: 'undelivered' });
+    expect(status).toMatchObject({ verification_id: id, status: 'failed', failure_reason: 'undelivered', error_code: errorCode });
     const logs = (await get(`/otp/logs?verification_id=${id}&event=failed`)).data as { items: { event: string; detail: Record<string, unknown> }[] };
     expect(logs.items).toEqual([expect.objectContaining({ event: 'failed', detail: expect.objectContaining({ reason: 'undelivered' }) })]);
 
     const verify = await post('/otp/verify', { verification_id: id, code: '123456' });
     expect(verify).toEqual({
       status: 400,
-      body: { error: 'OTP delivery failed; resend it or send a new one', failure_reason: 'undelivered', error_code: status['error_code'] },
+      body: { error: 'OTP delivery failed; resend it or send a new one', failure_reason: 'undelivered', error_code: errorCode },
     });
 
     const hooks = await eventually(
@@ -72,7 +73,7 @@ describe('OTP delivery failures end to end', () => {
     expect(JSON.parse(failed.body)).toEqual({
       type: 'otp.failed',
       timestamp: expect.any(String),
-      data: expect.objectContaining({ verification_id: id, appid: company.appid, recipient: to, channel, status: 'failed', failure_reason: 'undelivered', error_code: status['error_code'] }),
+      data: expect.objectContaining({ verification_id: id, appid: company.appid, recipient: to, channel, status: 'failed', failure_reason: 'undelivered', error_code: errorCode }),
     });
   });
 });
