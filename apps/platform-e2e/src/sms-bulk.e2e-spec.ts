@@ -67,6 +67,7 @@ describe('bulk campaigns end to end', () => {
       total_recipients: 5,
       successful: 3,
       failed: 1,
+      duplicates: 1,
       total_cost: 0.03,
       batches: 1,
       summary: { queued: 3, processing: 0, sent: 0, delivered: 0, failed: 0 },
