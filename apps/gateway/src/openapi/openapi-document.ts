@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { closeAnswerSchemas } from './closed-schemas';
-import { ErrorBodyDto } from './error-responses';
+import { ErrorBodyDto, RetryAfterBodyDto } from './error-responses';
 import { addHttpLayerAnswers } from './http-layer-answers';
 import { WEBHOOK_MODELS, webhookPathItems } from './webhook-events';
 
@@ -43,7 +43,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addBasicAuth({ type: 'http', scheme: 'basic', description: 'username = API key, password = API secret' }, 'basic')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'JWT from POST /auth/token, or base64(key:secret)' }, 'bearer')
     .build();
-  const document = SwaggerModule.createDocument(app, { ...config, webhooks: webhookPathItems() }, { extraModels: [ErrorBodyDto, ...WEBHOOK_MODELS] });
+  const document = SwaggerModule.createDocument(app, { ...config, webhooks: webhookPathItems() }, { extraModels: [ErrorBodyDto, RetryAfterBodyDto, ...WEBHOOK_MODELS] });
   document.security = [{ apiKey: [], apiSecret: [] }, { basic: [] }, { bearer: [] }];
   for (const [path, item] of Object.entries(document.paths)) {
     if (!OPEN_OPERATIONS.includes(path)) continue;
