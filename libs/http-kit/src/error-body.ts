@@ -24,7 +24,8 @@ export function toErrorReply(exception: unknown): ErrorReply {
     return { status: exception.getStatus(), body: { error: exception.error, ...exception.fields }, headers: exception.headers };
   }
   if (exception instanceof HttpException && isHealthReport(exception.getResponse())) {
-    return { status: exception.getStatus(), body: { error: 'Not ready', ...(exception.getResponse() as object) }, headers: {} };
+    // Terminus's report has an `error` object of its own (the failed checks): `error` stays text.
+    return { status: exception.getStatus(), body: { ...(exception.getResponse() as object), error: 'Not ready' }, headers: {} };
   }
   // Nest wraps Fastify's 4xx errors (body too large, unsupported Content-Type) in an HttpException.
   const fastify = fastifyClientError(exception instanceof HttpException ? exception.cause : exception);

@@ -1,4 +1,4 @@
-import { BadRequestException, HttpStatus, NotFoundException } from '@nestjs/common';
+import { BadRequestException, HttpStatus, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
 import { ApiError } from './api-error';
 import { toErrorReply } from './error-body';
 import { requestIdFrom, stripVersionPrefix } from './request-id';
@@ -19,6 +19,12 @@ describe('toErrorReply', () => {
     expect(toErrorReply(invalidJson)).toMatchObject({ status: 400, body: { error: 'Malformed JSON body' } });
     const tooLarge = Object.assign(new Error('too large'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 });
     expect(toErrorReply(tooLarge)).toMatchObject({ status: 413, body: { error: 'Request body is too large' } });
+  });
+
+  it("keeps a health report's checks but makes its error a text", () => {
+    const report = { status: 'error', info: {}, error: { postgres: { status: 'down' } }, details: { postgres: { status: 'down' } } };
+    const reply = toErrorReply(new ServiceUnavailableException(report));
+    expect(reply).toEqual({ status: 503, body: { status: 'error', info: {}, error: 'Not ready', details: { postgres: { status: 'down' } } }, headers: {} });
   });
 
   it('hides the details of unexpected errors', () => {

@@ -2,8 +2,10 @@ import { getSchemaPath, type OpenAPIObject, type OperationObject, type ResponseO
 import { ErrorBodyDto, RETRY_AFTER_HEADER, RetryAfterBodyDto } from './error-responses';
 
 // What the HTTP layer answers on every route of a kind, whatever its handler does: the global
-// auth guard (401, and 429 from its throttle of failed key checks), a dependency down (503), the size limits (413, any route), Fastify's JSON
-// parser (400, 415), and the Idempotency-Key guard (idempotency.guard.ts) on every POST that needs credentials.
+// auth guard (401, and 429 from its throttle of failed key checks), a dependency down (503), the
+// size limits (413, any route), the JSON parser and request hygiene (400, 415; a NUL in the query
+// or path on any route; 414 for an id over Fastify's 100 characters), and the Idempotency-Key
+// guard (idempotency.guard.ts) on every POST that needs credentials.
 
 export const IDEMPOTENCY_KEY_PARAMETER = 'IdempotencyKey';
 
@@ -34,7 +36,10 @@ const THROTTLED: ResponseObject = {
   headers: RETRY_AFTER_HEADER,
 };
 const UNAVAILABLE = error('The database or the queue is unreachable; nothing was charged or half-written', RETRY_AFTER_HEADER);
-const MALFORMED = error('Malformed JSON (or nested more deeply than allowed), or a field that is missing or invalid, named in `error`');
+const MALFORMED = error('Malformed JSON (or nested more deeply than 32 levels), or a field that is missing or invalid, named in `error`');
+const NUL_TEXT = 'a NUL character (U+0000) in the query string or the path, named in `error`';
+const TEXT_REFUSED = error(`Text the API never accepts: ${NUL_TEXT}`);
+const PATH_TOO_LONG = error('A path segment (an id) over 100 characters');
 const TOO_LARGE = error('A body over the size limit of this route (1 MiB; 64 MiB for /sms/send-bulk), however it is framed; refused on any route, even one that reads none');
 const UNSUPPORTED = error('A body that is not `application/json`');
 const CONFLICT = error('The `Idempotency-Key` was used with another body (or its first request is still running after 15 s)');
@@ -49,10 +54,11 @@ export function addHttpLayerAnswers(document: OpenAPIObject, open: readonly stri
       const needsCredentials = !open.includes(path);
       // Content-Length over the limit is refused before routing goes further, whatever the method.
       ensure(operation, '413', TOO_LARGE);
-      if (method === 'post') {
-        ensure(operation, '400', MALFORMED);
-        ensure(operation, '415', UNSUPPORTED);
-      }
+      if (method === 'post') ensure(operation, '400', MALFORMED);
+      if (method === 'post' || method === 'delete') ensure(operation, '415', UNSUPPORTED);
+      // Every route refuses a NUL in its query string or path (installRequestHygiene).
+      orAlso(operation, '400', TEXT_REFUSED, NUL_TEXT);
+      if (path.includes('{')) ensure(operation, '414', PATH_TOO_LONG);
       if (needsCredentials) {
         ensure(operation, '401', UNAUTHORIZED);
         throttled(operation);
@@ -65,6 +71,12 @@ export function addHttpLayerAnswers(document: OpenAPIObject, open: readonly stri
 
 function ensure(operation: OperationObject, status: string, response: ResponseObject): void {
   operation.responses[status] ??= structuredClone(response);
+}
+
+/** A route's own answer with this status, whose description also names `also`; or `response` where it has none. */
+function orAlso(operation: OperationObject, status: string, response: ResponseObject, also: string): void {
+  const own = operation.responses[status] as ResponseObject | undefined;
+  operation.responses[status] = own ? { ...own, description: `${own.description}; or ${also}` } : structuredClone(response);
 }
 
 /** The auth throttle's 429, added to a route's own 429 (same body and header) or on its own. */
