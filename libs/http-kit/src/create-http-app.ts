@@ -5,7 +5,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { PinoNestLogger, runWithLogContext, type Logger } from '@mp/observability';
 import { ApiExceptionFilter } from './api-exception.filter';
 import { requestIdFrom, stripVersionPrefix } from './request-id';
-import { installRequestHygiene } from './request-hygiene';
+import { clientErrorAnswer, frameworkErrorAnswer, installRequestHygiene } from './request-hygiene';
 import { apiValidationPipe } from './validation';
 
 export interface HttpAppOptions {
@@ -19,6 +19,8 @@ export interface HttpAppOptions {
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+/** Longer than any URL Node reads (its headers, the request line included, stop at 16 KiB). */
+const MAX_PATH_PARAMETER_LENGTH = 16 * 1024;
 
 /**
  * A NestJS app on Fastify with the platform's HTTP conventions: JSON logs with a request id on
@@ -32,6 +34,11 @@ export async function createHttpApp(
   const adapter = new FastifyAdapter({
     logger: false,
     bodyLimit: bodyLimitBytes,
+    // An id longer than Fastify's 100 characters is no id: the route answers it 404 in the API's
+    // shape, where the router would answer 414 in its own (echoing the path).
+    routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
+    frameworkErrors: frameworkErrorAnswer,
+    clientErrorHandler: clientErrorAnswer,
     genReqId: (request: IncomingMessage) => requestIdFrom(request.headers['x-request-id']),
     ...(versionAlias ? { rewriteUrl: (request: IncomingMessage) => stripVersionPrefix(request.url ?? '/') } : {}),
   });

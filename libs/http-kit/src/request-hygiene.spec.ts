@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createLogger } from '@mp/observability';
 import { IsOptional, IsString } from 'class-validator';
 import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { createHttpApp } from './create-http-app';
 import { CredentialsInBody } from './request-hygiene';
 import { MAX_JSON_DEPTH } from './request-text';
@@ -125,6 +125,23 @@ describe('request hygiene (createHttpApp over a real socket)', () => {
     expect(await send(port, 'GET', '/items/1?q=%00', { contentType: '' })).toEqual({ status: 400, body: { error: 'q must not contain the NUL character (U+0000)' } });
     expect(await send(port, 'GET', '/items/a%00b', { contentType: '' })).toEqual({ status: 400, body: { error: 'id must not contain the NUL character (U+0000)' } });
     expect(await send(port, 'GET', '/items/a?q=%01%C2%A0', { contentType: '' })).toEqual({ status: 200, body: { id: 'a', q: '\u0001\u00a0' } });
+  });
+
+  it('routes an id of any length to its handler, rather than answering 414 in the router\'s own shape', async () => {
+    const id = 'x'.repeat(5000);
+    expect(await send(port, 'GET', `/items/${id}`, { contentType: '' })).toEqual({ status: 200, body: { id, q: null } });
+  });
+
+  it("answers what Fastify and Node refuse before routing in the API's shape", async () => {
+    expect(await send(port, 'GET', '/items/%ff%fe', { contentType: '' })).toEqual({ status: 400, body: { error: 'Malformed URL: the path is not valid percent-encoded UTF-8' } });
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => socket.end(`GET /items/1 HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`));
+      let text = '';
+      socket.on('data', (part: Buffer) => (text += part.toString()));
+      socket.on('close', () => resolve(text));
+      socket.on('error', () => undefined);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 431 [^]*\r\n\r\n\{"error":"Request headers are too large \(at most 16 KiB\)"\}$/);
   });
 
   it('answers 401, not 400, for a credential body with text no credential holds', async () => {

@@ -1,6 +1,8 @@
 import { HttpStatus } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { parse as parseSecureJson } from 'secure-json-parse';
 import { ApiError, unauthorized } from './api-error';
 import { findNulCharacter, nulError, scanJsonText, TOO_DEEP_ERROR } from './request-text';
@@ -80,4 +82,32 @@ function secureJsonParse(text: string): unknown {
     }
     throw new ApiError(HttpStatus.BAD_REQUEST, 'Malformed JSON body');
   }
+}
+
+/**
+ * Fastify's answers before routing (a path that is not valid percent-encoded UTF-8, a constraint
+ * that failed) in the API's shape: `{ error }`, without echoing the path.
+ */
+export function frameworkErrorAnswer(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode && error.statusCode < 500 ? error.statusCode : HttpStatus.BAD_REQUEST;
+  const text = error.code === 'FST_ERR_BAD_URL' ? 'Malformed URL: the path is not valid percent-encoded UTF-8' : `Bad request (${error.code})`;
+  void reply.status(status).send({ error: text });
+}
+
+/**
+ * What Node's HTTP parser refuses before Fastify sees a request (malformed HTTP, headers over
+ * 16 KiB, a request that took too long to arrive), written to the socket in the API's shape, as
+ * Fastify's own handler does in its.
+ */
+export function clientErrorAnswer(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, text] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request headers are too large (at most 16 KiB)']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request took too long to arrive']
+        : [400, 'Malformed HTTP request'];
+  const body = JSON.stringify({ error: text });
+  if (socket.writable) socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
+  socket.destroy(error);
 }

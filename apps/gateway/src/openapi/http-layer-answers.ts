@@ -4,7 +4,7 @@ import { ErrorBodyDto, RETRY_AFTER_HEADER, RetryAfterBodyDto } from './error-res
 // What the HTTP layer answers on every route of a kind, whatever its handler does: the global
 // auth guard (401, and 429 from its throttle of failed key checks), a dependency down (503), the
 // size limits (413, any route), the JSON parser and request hygiene (400, 415; a NUL in the query
-// or path on any route; 414 for an id over Fastify's 100 characters), and the Idempotency-Key
+// or path on any route), and the Idempotency-Key
 // guard (idempotency.guard.ts) on every POST that needs credentials.
 
 export const IDEMPOTENCY_KEY_PARAMETER = 'IdempotencyKey';
@@ -39,7 +39,6 @@ const UNAVAILABLE = error('The database or the queue is unreachable; nothing was
 const MALFORMED = error('Malformed JSON (or nested more deeply than 32 levels), or a field that is missing or invalid, named in `error`');
 const NUL_TEXT = 'a NUL character (U+0000) in the query string or the path, named in `error`';
 const TEXT_REFUSED = error(`Text the API never accepts: ${NUL_TEXT}`);
-const PATH_TOO_LONG = error('A path segment (an id) over 100 characters');
 const TOO_LARGE = error('A body over the size limit of this route (1 MiB; 64 MiB for /sms/send-bulk), however it is framed; refused on any route, even one that reads none');
 const UNSUPPORTED = error('A body that is not `application/json`');
 const CONFLICT = error('The `Idempotency-Key` was used with another body (or its first request is still running after 15 s)');
@@ -58,7 +57,6 @@ export function addHttpLayerAnswers(document: OpenAPIObject, open: readonly stri
       if (method === 'post' || method === 'delete') ensure(operation, '415', UNSUPPORTED);
       // Every route refuses a NUL in its query string or path (installRequestHygiene).
       orAlso(operation, '400', TEXT_REFUSED, NUL_TEXT);
-      if (path.includes('{')) ensure(operation, '414', PATH_TOO_LONG);
       if (needsCredentials) {
         ensure(operation, '401', UNAUTHORIZED);
         throttled(operation);
