@@ -14,6 +14,9 @@ export interface FuzzRequest {
 
 export interface FuzzAnswer {
   status: number;
+  headers: Headers;
+  /** The body as sent. */
+  text: string;
   /** The parsed JSON body; undefined when there was none or it was not JSON. */
   body: unknown;
 }
@@ -35,35 +38,42 @@ export function withReadableForm(request: FuzzRequest): FuzzRequest {
 }
 
 /**
- * Sends one request over a connection of its own (`connection: close`) and reads every answer
- * until the server closes it. Written byte by byte as the framing says: a Content-Length, chunks,
- * or a Content-Length that does not match the body (too short leaves bytes the server reads as a
- * second request; too long leaves it waiting for bytes that never come, until the client gives up
- * and half-closes). A write the server cuts off (an early 413) is not an error: its answer is what counts.
+ * Sends one request over a connection of its own, written byte by byte as the framing says: a
+ * Content-Length, chunks, or a Content-Length that does not match the body (too short leaves bytes
+ * the server reads as a second request; too long leaves it waiting for bytes that never come,
+ * until the client gives up and half-closes). A well-framed request is kept alive, as HTTP/1.1
+ * clients do, and the client closes once its answer is whole: a server that must close the
+ * connection itself with part of a refused body unread (an early 413) makes its kernel reset it,
+ * and the answer is lost (a client that asks `connection: close` meets that race). A mis-framed
+ * one asks `connection: close` and reads whatever answers come before the server closes.
  */
 export function send(origin: URL, fuzz: FuzzRequest): Promise<FuzzAnswer[]> {
+  const misframed = fuzz.framing === 'length-too-short' || fuzz.framing === 'length-too-long';
   return new Promise((resolve, reject) => {
     const socket = connect(Number(origin.port), origin.hostname);
     const received: Buffer[] = [];
+    const finish = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(parseAnswers(Buffer.concat(received), fuzz.method).answers);
+    };
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new Error(`no answer, and the connection still open, after ${ANSWER_TIMEOUT_MS} ms (a hang)`));
     }, ANSWER_TIMEOUT_MS);
-    // The server closes the connection after its answer (connection: close). A half-close of
-    // ours would end the request early; only a body too short for its Content-Length needs it.
     socket.on('connect', () => {
-      void writeUntilAnswered(socket, wireBytes(origin, fuzz), () => received.length > 0).then(() => {
+      void writeUntilAnswered(socket, wireBytes(origin, fuzz, misframed), () => received.length > 0).then(() => {
         if (fuzz.framing === 'length-too-long') setTimeout(() => socket.end(), HALF_CLOSE_AFTER_MS);
       });
     });
-    socket.on('data', (part: Buffer) => received.push(part));
+    socket.on('data', (part: Buffer) => {
+      received.push(part);
+      if (!misframed && parseAnswers(Buffer.concat(received), fuzz.method).complete) finish();
+    });
     socket.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
     });
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(parseAnswers(Buffer.concat(received), fuzz.method));
-    });
+    socket.on('close', finish);
   });
 }
 
@@ -79,9 +89,9 @@ async function writeUntilAnswered(socket: Socket, bytes: Buffer, answered: () =>
   }
 }
 
-function wireBytes(origin: URL, fuzz: FuzzRequest): Buffer {
+function wireBytes(origin: URL, fuzz: FuzzRequest, close: boolean): Buffer {
   const body = fuzz.body === undefined ? undefined : Buffer.from(fuzz.body, 'utf8');
-  const lines = [`${fuzz.method} ${fuzz.path} HTTP/1.1`, `host: ${origin.host}`, 'connection: close', ...Object.entries(fuzz.headers).map(([name, value]) => `${name}: ${value}`)];
+  const lines = [`${fuzz.method} ${fuzz.path} HTTP/1.1`, `host: ${origin.host}`, ...(close ? ['connection: close'] : []), ...Object.entries(fuzz.headers).map(([name, value]) => `${name}: ${value}`)];
   if (body === undefined) return Buffer.from([...lines, '', ''].join('\r\n'), 'latin1');
   if (fuzz.framing === 'chunked') {
     const cut = Math.floor(body.length / 2);
@@ -93,8 +103,11 @@ function wireBytes(origin: URL, fuzz: FuzzRequest): Buffer {
   return Buffer.concat([Buffer.from([...lines, `content-length: ${declared}`, '', ''].join('\r\n'), 'latin1'), body]);
 }
 
-/** Every answer in the bytes a connection received: status, and the JSON body when there is one (never for HEAD). */
-export function parseAnswers(bytes: Buffer, method = 'GET'): FuzzAnswer[] {
+/**
+ * Every whole answer in the bytes a connection received: status, headers and body (none for
+ * HEAD's first), and whether the first one is whole yet.
+ */
+export function parseAnswers(bytes: Buffer, method = 'GET'): { answers: FuzzAnswer[]; complete: boolean } {
   const answers: FuzzAnswer[] = [];
   let at = 0;
   while (at < bytes.length) {
@@ -107,23 +120,39 @@ export function parseAnswers(bytes: Buffer, method = 'GET'): FuzzAnswer[] {
     const chunked = /\r\ntransfer-encoding: *chunked/i.test(head);
     const start = headEnd + 4;
     const { body, end } = chunked ? dechunk(bytes, start) : { body: bytes.subarray(start, start + Number(length?.[1] ?? 0)), end: start + Number(length?.[1] ?? 0) };
-    answers.push({ status: Number(status[1]), body: parseJson(body.toString('utf8')) });
+    if (end > bytes.length || end < start) break;
+    const text = body.toString('utf8');
+    answers.push({ status: Number(status[1]), headers: headersOf(head), text, body: parseJson(text) });
     at = end;
   }
-  return answers;
+  return { answers, complete: answers.length > 0 };
 }
 
+/** A chunked body from `from`; `end` is Infinity while it is not whole. */
 function dechunk(bytes: Buffer, from: number): { body: Buffer; end: number } {
   const parts: Buffer[] = [];
   let at = from;
   for (;;) {
     const lineEnd = bytes.indexOf('\r\n', at);
-    if (lineEnd < 0) return { body: Buffer.concat(parts), end: bytes.length };
+    if (lineEnd < 0) return { body: Buffer.concat(parts), end: Infinity };
     const size = parseInt(bytes.subarray(at, lineEnd).toString('latin1'), 16);
-    if (!(size > 0)) return { body: Buffer.concat(parts), end: bytes.indexOf('\r\n\r\n', lineEnd) + 4 || bytes.length };
+    if (!(size > 0)) {
+      const trailerEnd = bytes.indexOf('\r\n\r\n', lineEnd);
+      return { body: Buffer.concat(parts), end: trailerEnd < 0 ? Infinity : trailerEnd + 4 };
+    }
+    if (lineEnd + 2 + size > bytes.length) return { body: Buffer.concat(parts), end: Infinity };
     parts.push(bytes.subarray(lineEnd + 2, lineEnd + 2 + size));
     at = lineEnd + 2 + size + 2;
   }
+}
+
+function headersOf(head: string): Headers {
+  const headers = new Headers();
+  for (const line of head.split('\r\n').slice(1)) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+  }
+  return headers;
 }
 
 function parseJson(text: string): unknown {
