@@ -1,14 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-import { createDataSource, runMigrations } from '../data-source';
+import { runMigrations } from '../data-source';
 import { CancelledParts1764400260000 } from './1764400260000-cancelled-parts';
-import { MIGRATIONS } from './index';
+import { openScratchDatabase, type ScratchDatabase } from './scratch-database';
 
 describe('cancelled parts (PostgreSQL)', () => {
-  const server = process.env['MP_TEST_SERVER_URL'] as string;
-  const database = `mp_test_${process.env['MP_TEST_RUN']}_cancelled_parts`;
-  let admin: Client;
+  let scratch: ScratchDatabase;
   let db: DataSource;
 
   const message = async (status: string, partStates: string[]) => {
@@ -29,24 +26,14 @@ describe('cancelled parts (PostgreSQL)', () => {
     (await db.query(`SELECT status FROM message_parts WHERE message_id = $1 ORDER BY part_index`, [id])).map((p: { status: string }) => p.status);
 
   beforeAll(async () => {
-    admin = new Client({ connectionString: server });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
-    const url = new URL(server);
-    url.pathname = `/${database}`;
-    db = createDataSource({ url: url.toString(), applicationName: 'test-cancelled-parts', poolSize: 2 });
-    await db.initialize();
-    await runMigrations(db);
+    scratch = await openScratchDatabase('cancelled_parts', { server: process.env['MP_TEST_SERVER_URL'], run: process.env['MP_TEST_RUN'] });
+    db = scratch.db;
   });
 
-  afterAll(async () => {
-    await db?.destroy();
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
-  });
+  afterAll(() => scratch?.drop());
 
   it('cancels the pending parts of messages cancelled before it, and nothing else', async () => {
-    for (let i = MIGRATIONS.indexOf(CancelledParts1764400260000); i < MIGRATIONS.length; i++) await db.undoLastMigration({ transaction: 'each' });
+    await scratch.undoFrom(CancelledParts1764400260000);
     await expect(message('cancelled', ['cancelled'])).rejects.toThrow(/message_parts_status_check/);
     const cancelled = await message('cancelled', ['pending', 'pending']);
     const scheduled = await message('scheduled', ['pending']);

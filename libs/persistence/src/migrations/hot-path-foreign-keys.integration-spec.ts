@@ -1,8 +1,7 @@
-import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-import { createDataSource, runMigrations } from '../data-source';
+import { runMigrations } from '../data-source';
 import { HOT_PATH_FOREIGN_KEYS, HotPathForeignKeys1764300000000, NEVER_DELETED_TABLES } from './1764300000000-hot-path-foreign-keys';
-import { MIGRATIONS } from './index';
+import { openScratchDatabase, type ScratchDatabase } from './scratch-database';
 
 async function foreignKeys(db: DataSource): Promise<string[]> {
   const rows: { conname: string }[] = await db.query(`SELECT conname FROM pg_constraint WHERE contype = 'f' AND conname = ANY($1::text[]) ORDER BY conname`, [
@@ -12,27 +11,15 @@ async function foreignKeys(db: DataSource): Promise<string[]> {
 }
 
 describe('the per-message tables without foreign keys (PostgreSQL)', () => {
-  const server = process.env['MP_TEST_SERVER_URL'] as string;
-  const database = `mp_test_${process.env['MP_TEST_RUN']}_fk`;
-  let admin: Client;
+  let scratch: ScratchDatabase;
   let db: DataSource;
 
   beforeAll(async () => {
-    admin = new Client({ connectionString: server });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
-    const url = new URL(server);
-    url.pathname = `/${database}`;
-    db = createDataSource({ url: url.toString(), applicationName: 'test-fk', poolSize: 2 });
-    await db.initialize();
-    await runMigrations(db);
+    scratch = await openScratchDatabase('fk', { server: process.env['MP_TEST_SERVER_URL'], run: process.env['MP_TEST_RUN'] });
+    db = scratch.db;
   });
 
-  afterAll(async () => {
-    await db?.destroy();
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
-  });
+  afterAll(() => scratch?.drop());
 
   it('has none of the dropped keys', async () => {
     expect(await foreignKeys(db)).toEqual([]);
@@ -45,7 +32,7 @@ describe('the per-message tables without foreign keys (PostgreSQL)', () => {
 
   it('puts the keys back, and allows deleting again, when reverted; then drops them again', async () => {
     // This one and every migration after it.
-    for (let i = MIGRATIONS.indexOf(HotPathForeignKeys1764300000000); i < MIGRATIONS.length; i++) await db.undoLastMigration({ transaction: 'each' });
+    await scratch.undoFrom(HotPathForeignKeys1764300000000);
     expect(await foreignKeys(db)).toEqual(HOT_PATH_FOREIGN_KEYS.map(([, constraint]) => constraint).sort());
     await expect(db.query(`DELETE FROM messages WHERE false`)).resolves.toBeDefined();
     await runMigrations(db);
