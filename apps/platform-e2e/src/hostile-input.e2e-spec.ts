@@ -148,7 +148,7 @@ describe('hostile input answers 4xx with an error, never 500', () => {
 
     it('refuses 30 MiB sent chunked to /auth/token without credentials', async () => {
       const [answer] = await chunked('/auth/token', JSON.stringify({ api_key: 'x'.repeat(30 * 1024 * 1024) }));
-      expect(answer).toEqual({ status: 413, body: { error: expect.any(String) } });
+      expect(answer).toMatchObject({ status: 413, body: { error: expect.any(String) } });
     });
 
     it('gives /sms/send-bulk its own 64 MiB and every other route 1 MiB', async () => {
@@ -156,7 +156,7 @@ describe('hostile input answers 4xx with an error, never 500', () => {
       const bulk = JSON.stringify({ recipients, message: 'x', from: 'Acme', schedule_time: 'typo' });
       expect(bulk.length).toBeGreaterThan(1024 * 1024);
       const [read] = await chunked('/sms/send-bulk', bulk, credentials());
-      expect(read).toEqual({ status: 400, body: { error: 'schedule_time is not a known field' } });
+      expect(read).toMatchObject({ status: 400, body: { error: 'schedule_time is not a known field' } });
       const [refused] = await chunked('/sms/send', JSON.stringify({ to: PHONE, message: 'x', reference: 'x'.repeat(1024 * 1024) }), credentials());
       expect(refused.status).toBe(413);
     });
