@@ -9,3 +9,5 @@ export * from './replayed-response';
 export * from './plain-body-check';
 export * from './request-hygiene';
 export * from './request-text';
+export * from './result';
+export * from './query-reader';

@@ -1,12 +1,4 @@
-import {
-  parseIsoDate,
-  parseOtpAttemptQuery,
-  parseOtpListQuery,
-  parseOtpLogQuery,
-  parseOtpReportQuery,
-  parseOtpStatusQuery,
-  rawQuery,
-} from './otp-management-query';
+import { parseOtpAttemptQuery, parseOtpListQuery, parseOtpLogQuery, parseOtpReportQuery, parseOtpStatusQuery } from './otp-management-query';
 
 const everything = { from: null, before: null };
 const firstPage = { page: 1, limit: 20 };
@@ -142,21 +134,5 @@ describe('parseOtpReportQuery', () => {
     [{ page: '1' }, 'page is not a known query parameter'],
   ])('refuses %j: %s', (query, error) => {
     expect(parseOtpReportQuery(query, now)).toEqual({ ok: false, error });
-  });
-});
-
-describe('parseIsoDate', () => {
-  it('reads a date as midnight UTC and a timestamp with its offset', () => {
-    expect(parseIsoDate('2028-02-29')).toEqual({ at: new Date('2028-02-29T00:00:00Z'), dateOnly: true });
-    expect(parseIsoDate('2026-11-22T10:00Z')).toEqual({ at: new Date('2026-11-22T10:00:00Z'), dateOnly: false });
-    expect(parseIsoDate('2026-02-29')).toBeNull();
-    expect(parseIsoDate('22/11/2026')).toBeNull();
-  });
-});
-
-describe('rawQuery', () => {
-  it('copies an object and reads anything else as empty', () => {
-    expect(rawQuery(Object.assign(Object.create(null), { a: '1' }))).toEqual({ a: '1' });
-    expect(rawQuery(undefined)).toEqual({});
   });
 });

@@ -1,6 +1,6 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { moneyToJson } from '@mp/billing-domain';
-import { ApiError } from '@mp/http-kit';
+import { ApiError, valueOrBadRequest } from '@mp/http-kit';
 import {
   findOtpRecord,
   listBlockedRecipients,
@@ -22,7 +22,6 @@ import {
   parseOtpLogQuery,
   parseOtpReportQuery,
   parseOtpStatusQuery,
-  rawQuery,
 } from './otp-management-query';
 import { OtpRateLimiter } from './otp-rate-limiter.service';
 
@@ -42,26 +41,26 @@ export class OtpManagementService {
   ) {}
 
   async status(companyId: string, query: unknown) {
-    const { verificationId } = valid(parseOtpStatusQuery(rawQuery(query)));
+    const { verificationId } = valueOrBadRequest(parseOtpStatusQuery(query));
     return success('OTP status', recordJson(await this.otp(companyId, verificationId, new Date())));
   }
 
   async list(companyId: string, query: unknown) {
-    const { appid, page, ...filter } = valid(parseOtpListQuery(rawQuery(query)));
+    const { appid, page, ...filter } = valueOrBadRequest(parseOtpListQuery(query));
     const applicationId = await this.applicationId(companyId, appid);
     const found = await listOtpRecords(this.db, companyId, { ...filter, applicationId }, page, new Date());
     return success('OTP list', pageJson(found, recordJson));
   }
 
   async logs(companyId: string, query: unknown) {
-    const { verificationId, appid, page, ...filter } = valid(parseOtpLogQuery(rawQuery(query)));
+    const { verificationId, appid, page, ...filter } = valueOrBadRequest(parseOtpLogQuery(query));
     const scope = await this.scope(companyId, verificationId, appid);
     const found = await listOtpLogEntries(this.db, companyId, { ...filter, ...scope }, page);
     return success('OTP logs', pageJson(found, logJson));
   }
 
   async attempts(companyId: string, query: unknown) {
-    const { verificationId, appid, page, ...filter } = valid(parseOtpAttemptQuery(rawQuery(query)));
+    const { verificationId, appid, page, ...filter } = valueOrBadRequest(parseOtpAttemptQuery(query));
     const scope = await this.scope(companyId, verificationId, appid);
     const found = await listOtpAttemptEntries(this.db, companyId, { ...filter, ...scope }, page);
     return success('OTP attempts', pageJson(found, attemptJson));
@@ -81,7 +80,7 @@ export class OtpManagementService {
 
   async reports(companyId: string, query: unknown) {
     const now = new Date();
-    const { appid, channel, from, before } = valid(parseOtpReportQuery(rawQuery(query), now));
+    const { appid, channel, from, before } = valueOrBadRequest(parseOtpReportQuery(query, now));
     const applicationId = await this.applicationId(companyId, appid);
     const report = await otpReport(this.db, companyId, { from, before, applicationId, channel }, now);
     return success('OTP report', reportJson(report, from, before));
@@ -106,11 +105,6 @@ export class OtpManagementService {
     if (verificationId !== null) await this.otp(companyId, verificationId, new Date());
     return { verificationId, applicationId: await this.applicationId(companyId, appid) };
   }
-}
-
-function valid<T>(result: { ok: true; value: T } | { ok: false; error: string }): T {
-  if (!result.ok) throw new ApiError(HttpStatus.BAD_REQUEST, result.error);
-  return result.value;
 }
 
 function success<T>(message: string, data: T) {

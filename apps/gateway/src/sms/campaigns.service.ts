@@ -1,6 +1,6 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { moneyToJson } from '@mp/billing-domain';
-import { ApiError } from '@mp/http-kit';
+import { ApiError, valueOrBadRequest } from '@mp/http-kit';
 import { CampaignCancellationService, findCampaignDetail, listCampaignRecipients, listCampaignViews } from '@mp/messaging';
 import { QueueName } from '@mp/queue-contracts';
 import { OutboxRelay } from '@mp/queue-runtime';
@@ -28,12 +28,12 @@ export class CampaignsService {
   }
 
   async list(companyId: string, query: unknown) {
-    const { page, ...filter } = valid(parseCampaignListQuery(query));
+    const { page, ...filter } = valueOrBadRequest(parseCampaignListQuery(query));
     return success('Campaigns', await listCampaignViews(this.db, companyId, filter, page));
   }
 
   async recipients(companyId: string, campaignId: string, query: unknown) {
-    const { status, page } = valid(parseCampaignRecipientsQuery(query));
+    const { status, page } = valueOrBadRequest(parseCampaignRecipientsQuery(query));
     const found = await listCampaignRecipients(this.db, companyId, campaignId, status, page);
     if (!found) throw new ApiError(HttpStatus.NOT_FOUND, NOT_FOUND);
     return success('Campaign messages', found);
@@ -56,11 +56,6 @@ export class CampaignsService {
       balance: moneyToJson(result.balance),
     });
   }
-}
-
-function valid<T>(result: { ok: true; value: T } | { ok: false; error: string }): T {
-  if (!result.ok) throw new ApiError(HttpStatus.BAD_REQUEST, result.error);
-  return result.value;
 }
 
 function success<T>(message: string, data: T) {
