@@ -11,3 +11,4 @@ export * from './request-hygiene';
 export * from './request-text';
 export * from './result';
 export * from './query-reader';
+export * from './text-fields';

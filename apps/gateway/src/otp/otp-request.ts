@@ -1,3 +1,4 @@
+import { fail, firstGiven, type Result } from '@mp/http-kit';
 import { checkSender } from '@mp/messaging-domain';
 import { isValidOtpCode, OTP_LENGTH, OTP_VALIDITY, type OtpChannel } from '@mp/otp-domain';
 import type { OtpTemplateChoice } from '@mp/otp';
@@ -24,24 +25,22 @@ export interface OtpSendRequest {
   expiryMinutes: number | null;
 }
 
-type Result<T> = { ok: true; value: T } | { ok: false; error: string };
-const fail = (error: string): { ok: false; error: string } => ({ ok: false, error });
-
-function firstGiven(...values: (string | undefined)[]): string | undefined {
-  return values.find((value) => value !== undefined && value.trim() !== '')?.trim();
+/** The first of a field and its aliases that is not blank, trimmed. */
+function firstTrimmed(...values: (string | undefined)[]): string | undefined {
+  return firstGiven(...values)?.trim();
 }
 
 /** Applies the aliases and defaults of POST /otp/send and checks each field, naming the bad one. */
 export function resolveOtpSend(dto: OtpSendDto): Result<OtpSendRequest> {
-  const appid = firstGiven(dto.appid);
+  const appid = firstTrimmed(dto.appid);
   if (!appid) return fail('appid is required');
-  const recipient = firstGiven(dto.recipient, dto.phone, dto.to);
+  const recipient = firstTrimmed(dto.recipient, dto.phone, dto.to);
   if (!recipient) return fail('recipient is required');
   const channel = dto.channel ?? 'sms';
   if (channel !== 'sms' && channel !== 'whatsapp') return fail('channel must be sms or whatsapp');
-  const sender = checkSender(firstGiven(dto.from, dto.sender) ?? DEFAULT_OTP_SENDER);
+  const sender = checkSender(firstTrimmed(dto.from, dto.sender) ?? DEFAULT_OTP_SENDER);
   if (!sender.ok) return fail(sender.error);
-  const code = firstGiven(dto.otp_code, dto.code) ?? null;
+  const code = firstTrimmed(dto.otp_code, dto.code) ?? null;
   if (code !== null && !isValidOtpCode(code)) return fail('otp_code must be 4 to 8 digits');
   const length = integerIn(dto.otp_length, OTP_LENGTH.min, OTP_LENGTH.max, 'otp_length');
   if (!length.ok) return length;
@@ -74,7 +73,7 @@ export type OtpVerifyRequest = { code: string } & ({ verificationId: string } | 
 
 /** `verification_id` + code, or `appid` + `recipient` + code. */
 export function resolveOtpVerify(dto: OtpVerifyDto): Result<OtpVerifyRequest> {
-  const code = firstGiven(dto.otp_code, dto.code);
+  const code = firstTrimmed(dto.otp_code, dto.code);
   if (!code) return fail('otp_code is required');
   const target = resolveOtpTarget(dto);
   return target.ok ? { ok: true, value: { code, ...target.value } } : target;
@@ -84,10 +83,10 @@ export type OtpTargetRequest = { verificationId: string } | { appid: string; rec
 
 /** `verification_id`, or `appid` + `recipient` (alias `phone`): which OTP a verify or resend is about. */
 export function resolveOtpTarget(dto: OtpResendDto): Result<OtpTargetRequest> {
-  const verificationId = firstGiven(dto.verification_id);
+  const verificationId = firstTrimmed(dto.verification_id);
   if (verificationId) return { ok: true, value: { verificationId } };
-  const appid = firstGiven(dto.appid);
-  const recipient = firstGiven(dto.recipient, dto.phone);
+  const appid = firstTrimmed(dto.appid);
+  const recipient = firstTrimmed(dto.recipient, dto.phone);
   if (!appid && !recipient) return fail('verification_id is required (or appid and recipient)');
   if (!appid) return fail('appid is required');
   if (!recipient) return fail('recipient is required');

@@ -1,4 +1,4 @@
-import { withoutNullFields } from '@mp/http-kit';
+import { fail, withoutNullFields, type Result } from '@mp/http-kit';
 import { checkSender, recipientEntries, splitSms, SmsTextError, type CampaignInput, type CampaignMessageInput } from '@mp/messaging-domain';
 import { resolveSchedule, resolveWebhookUrl, type RequestContext } from './sms-request';
 
@@ -18,9 +18,6 @@ export interface SmsBulkRequest {
   scheduledAt: Date | null;
   webhookUrl: string | null;
 }
-
-type Result<T> = { ok: true; value: T } | { ok: false; error: string };
-const fail = (error: string): { ok: false; error: string } => ({ ok: false, error });
 
 /**
  * POST /sms/send-bulk, read straight from the parsed JSON (a million entries through
@@ -60,8 +57,8 @@ export function resolveBulkRequest(body: unknown, { now = new Date(), webhookPol
       delayBetweenBatchesS: delay.value,
       priority,
       reference,
-      scheduledAt: schedule.at,
-      webhookUrl: webhook.url,
+      scheduledAt: schedule.value,
+      webhookUrl: webhook.value,
     },
   };
 }

@@ -18,7 +18,7 @@ export class SmsEstimateService {
   async estimate(dto: SmsSendDto) {
     const resolved = resolveSmsRequest(dto, { webhookPolicy: webhookPolicyOf(this.config) });
     if (!resolved.ok) throw new ApiError(HttpStatus.BAD_REQUEST, resolved.error);
-    const { request } = resolved;
+    const request = resolved.value;
     const list = parseRecipients(request.recipients);
     if (list.total > MAX_RECIPIENTS_PER_SEND) {
       throw new ApiError(HttpStatus.BAD_REQUEST, `at most ${MAX_RECIPIENTS_PER_SEND} recipients per request`);

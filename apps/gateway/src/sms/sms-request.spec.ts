@@ -6,7 +6,7 @@ describe('resolveSmsRequest', () => {
   it('applies defaults: from SMS, route auto, no schedule', () => {
     expect(resolveSmsRequest({ to: '+447911123456', message: 'Hi' }, { now })).toEqual({
       ok: true,
-      request: { recipients: '+447911123456', message: 'Hi', sender: 'SMS', route: 'auto', scheduledAt: null, reference: null, webhookUrl: null },
+      value: { recipients: '+447911123456', message: 'Hi', sender: 'SMS', route: 'auto', scheduledAt: null, reference: null, webhookUrl: null },
     });
   });
 
@@ -16,12 +16,12 @@ describe('resolveSmsRequest', () => {
     [{ recipients: '+3;+4', message: 'z' }, '+3;+4', 'z'],
   ])('accepts the aliases %p', (dto, recipients, message) => {
     const resolved = resolveSmsRequest(dto, { now });
-    expect(resolved.ok && resolved.request).toMatchObject({ recipients, message });
+    expect(resolved.ok && resolved.value).toMatchObject({ recipients, message });
   });
 
   it('accepts sender aliases and checks the sender id', () => {
     const ok = resolveSmsRequest({ to: '+1', message: 'x', sender_id: 'Acme Co' }, { now });
-    expect(ok.ok && ok.request.sender).toBe('Acme Co');
+    expect(ok.ok && ok.value.sender).toBe('Acme Co');
     expect(resolveSmsRequest({ to: '+1', message: 'x', from: 'TooLongSenderName' }, { now })).toMatchObject({ ok: false, error: expect.stringContaining('from must be') });
     expect(resolveSmsRequest({ to: '+1', message: 'x', from: '12345' }, { now })).toMatchObject({ ok: true });
   });
@@ -51,13 +51,13 @@ describe('resolveSmsRequest', () => {
 
   it('keeps a valid schedule', () => {
     const resolved = resolveSmsRequest({ to: '+1', message: 'x', scheduled_time: '2026-11-23T10:00:00+01:00' }, { now });
-    expect(resolved.ok && resolved.request.scheduledAt?.toISOString()).toBe('2026-11-23T09:00:00.000Z');
+    expect(resolved.ok && resolved.value.scheduledAt?.toISOString()).toBe('2026-11-23T09:00:00.000Z');
   });
 
   it('takes a webhook_url of a literal non-public address only where the operator allows it', () => {
     const dto = { to: '+1', message: 'x', webhook_url: 'http://127.0.0.1:9000/hooks' };
     expect(resolveSmsRequest(dto, { now }).ok).toBe(false);
-    expect(resolveSmsRequest(dto, { now, webhookPolicy: { allowLoopback: true, allowPrivate: false } })).toMatchObject({ ok: true, request: { webhookUrl: 'http://127.0.0.1:9000/hooks' } });
-    expect(resolveSmsRequest({ ...dto, webhook_url: 'https://hooks.example.com/x' }, { now })).toMatchObject({ ok: true, request: { webhookUrl: 'https://hooks.example.com/x' } });
+    expect(resolveSmsRequest(dto, { now, webhookPolicy: { allowLoopback: true, allowPrivate: false } })).toMatchObject({ ok: true, value: { webhookUrl: 'http://127.0.0.1:9000/hooks' } });
+    expect(resolveSmsRequest({ ...dto, webhook_url: 'https://hooks.example.com/x' }, { now })).toMatchObject({ ok: true, value: { webhookUrl: 'https://hooks.example.com/x' } });
   });
 });

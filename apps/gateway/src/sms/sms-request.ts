@@ -1,6 +1,7 @@
 import { isPriceRoute } from '@mp/billing-domain';
 import { checkSender, DEFAULT_SMS_SENDER, MAX_SMS_CHARACTERS } from '@mp/messaging-domain';
 import type { SmsRoute } from '@mp/messaging';
+import { fail, firstGiven, ok, type Result } from '@mp/http-kit';
 import { checkWebhookUrl, type AddressPolicy } from '@mp/webhooks';
 import type { SmsSendDto } from './sms-send.dto';
 
@@ -18,8 +19,6 @@ export interface SmsRequest {
   webhookUrl: string | null;
 }
 
-export type Resolution = { ok: true; request: SmsRequest } | { ok: false; error: string };
-
 /** What a request is checked against besides its own fields. */
 export interface RequestContext {
   now?: Date;
@@ -35,59 +34,52 @@ export function webhookPolicyOf(config: { WEBHOOK_ALLOW_LOOPBACK: boolean; WEBHO
 }
 
 /** Applies the aliases and defaults of the interface and checks each field, naming the bad one. */
-export function resolveSmsRequest(dto: SmsSendDto, { now = new Date(), webhookPolicy = STRICT_WEBHOOK_POLICY }: RequestContext = {}): Resolution {
+export function resolveSmsRequest(dto: SmsSendDto, { now = new Date(), webhookPolicy = STRICT_WEBHOOK_POLICY }: RequestContext = {}): Result<SmsRequest> {
   const recipients = firstGiven(dto.to, dto.phone, dto.recipient, dto.recipients);
-  if (recipients === undefined) return { ok: false, error: 'to is required' };
+  if (recipients === undefined) return fail('to is required');
   const message = firstGiven(dto.message, dto.text, dto.body);
-  if (message === undefined) return { ok: false, error: 'message is required' };
-  if ([...message].length > MAX_SMS_CHARACTERS) return { ok: false, error: `message must be at most ${MAX_SMS_CHARACTERS} characters` };
+  if (message === undefined) return fail('message is required');
+  if ([...message].length > MAX_SMS_CHARACTERS) return fail(`message must be at most ${MAX_SMS_CHARACTERS} characters`);
   const sender = checkSender(firstGiven(dto.from, dto.sender, dto.sender_id) ?? DEFAULT_SMS_SENDER);
-  if (!sender.ok) return { ok: false, error: sender.error };
+  if (!sender.ok) return fail(sender.error);
   const route = dto.route ?? 'auto';
   if (!isPriceRoute(route) || !(SMS_ROUTES as readonly string[]).includes(route)) {
-    return { ok: false, error: `route must be one of ${SMS_ROUTES.join(', ')}` };
+    return fail(`route must be one of ${SMS_ROUTES.join(', ')}`);
   }
   const scheduled = resolveSchedule(dto.scheduled_time, now);
   if (!scheduled.ok) return scheduled;
   const webhook = resolveWebhookUrl(dto.webhook_url, webhookPolicy);
   if (!webhook.ok) return webhook;
-  return {
-    ok: true,
-    request: {
-      recipients,
-      message,
-      sender: sender.sender,
-      route: route as SmsRoute,
-      scheduledAt: scheduled.at,
-      reference: dto.reference ?? null,
-      webhookUrl: webhook.url,
-    },
-  };
+  return ok({
+    recipients,
+    message,
+    sender: sender.sender,
+    route: route as SmsRoute,
+    scheduledAt: scheduled.value,
+    reference: dto.reference ?? null,
+    webhookUrl: webhook.value,
+  });
 }
 
-function firstGiven(...values: (string | undefined)[]): string | undefined {
-  return values.find((value) => value !== undefined && value.trim() !== '');
-}
-
-export function resolveSchedule(text: string | undefined, now: Date): { ok: true; at: Date | null } | { ok: false; error: string } {
-  if (text === undefined || text.trim() === '') return { ok: true, at: null };
+export function resolveSchedule(text: string | undefined, now: Date): Result<Date | null> {
+  if (text === undefined || text.trim() === '') return ok(null);
   const isoWithZone = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
   const at = new Date(text);
   if (!isoWithZone.test(text.trim()) || Number.isNaN(at.getTime())) {
-    return { ok: false, error: 'scheduled_time must be an ISO 8601 timestamp with a time zone, e.g. 2026-12-01T09:00:00Z' };
+    return fail('scheduled_time must be an ISO 8601 timestamp with a time zone, e.g. 2026-12-01T09:00:00Z');
   }
-  if (at.getTime() <= now.getTime()) return { ok: false, error: 'scheduled_time must be in the future' };
-  if (at.getTime() - now.getTime() > MAX_SCHEDULE_MS) return { ok: false, error: 'scheduled_time must be at most 30 days ahead' };
-  return { ok: true, at };
+  if (at.getTime() <= now.getTime()) return fail('scheduled_time must be in the future');
+  if (at.getTime() - now.getTime() > MAX_SCHEDULE_MS) return fail('scheduled_time must be at most 30 days ahead');
+  return ok(at);
 }
 
-export function resolveWebhookUrl(text: string | undefined, policy: AddressPolicy = STRICT_WEBHOOK_POLICY): { ok: true; url: string | null } | { ok: false; error: string } {
-  if (text === undefined || text.trim() === '') return { ok: true, url: null };
+export function resolveWebhookUrl(text: string | undefined, policy: AddressPolicy = STRICT_WEBHOOK_POLICY): Result<string | null> {
+  if (text === undefined || text.trim() === '') return ok(null);
   try {
     // A host that is a literal address (or localhost) is checked now; a name, when each delivery resolves it.
-    return { ok: true, url: checkWebhookUrl(text.trim(), policy).toString() };
+    return ok(checkWebhookUrl(text.trim(), policy).toString());
   } catch (error) {
     const reason = error instanceof Error && error.name === 'ForbiddenAddressError' ? error.message : 'not a valid URL';
-    return { ok: false, error: `webhook_url must be an http(s) URL of a public address without credentials: ${reason}` };
+    return fail(`webhook_url must be an http(s) URL of a public address without credentials: ${reason}`);
   }
 }

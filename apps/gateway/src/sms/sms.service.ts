@@ -92,7 +92,7 @@ export class SmsService implements OnApplicationShutdown {
   private resolve(dto: SmsSendDto): SmsRequest {
     const resolved = resolveSmsRequest(dto, { webhookPolicy: webhookPolicyOf(this.config) });
     if (!resolved.ok) throw badRequest(resolved.error);
-    return resolved.request;
+    return resolved.value;
   }
 }
 
