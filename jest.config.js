@@ -21,7 +21,7 @@ const swc = [
 
 // NestJS 12 ships ES modules only. Node 20 loads them with require(esm), but Jest's module
 // system does not before Node 24.9, so Jest compiles those packages to CommonJS with swc.
-const ESM_ONLY_PACKAGES = ['@nestjs', 'file-type', 'strtok3', 'token-types', '@tokenizer', 'uint8array-extras', '@borewit'];
+const ESM_ONLY_PACKAGES = ['@nestjs', 'file-type', 'strtok3', 'token-types', '@tokenizer', 'uint8array-extras', '@borewit', 'sql-template-tag'];
 
 const swcEsm = [
   '@swc/jest',

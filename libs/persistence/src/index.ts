@@ -5,5 +5,6 @@ export * from './repositories';
 export * from './database.module';
 export * from './advisory-locks';
 export * from './prepared-query';
+export * from './sql';
 export * from './time-ordered-id';
 export * from './opened-transaction';

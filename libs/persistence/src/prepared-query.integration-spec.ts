@@ -1,6 +1,7 @@
 import { QueryFailedError, type DataSource } from 'typeorm';
 import { createDataSource } from './data-source';
 import { queryPrepared } from './prepared-query';
+import { sql } from './sql';
 
 describe('queryPrepared (PostgreSQL)', () => {
   let db: DataSource;
@@ -20,6 +21,16 @@ describe('queryPrepared (PostgreSQL)', () => {
       expect(await queryPrepared(manager, doubled, [[5]])).toEqual([{ y: 10 }]);
       const prepared: { name: string }[] = await manager.query(`SELECT name FROM pg_prepared_statements WHERE statement = $1`, [doubled]);
       expect(prepared).toEqual([{ name: expect.stringMatching(/^mp_[0-9a-f]{20}$/) }]);
+    });
+  });
+
+  it('runs a statement made with sql, under the same name as its text', async () => {
+    const statement = sql`SELECT x * 2 AS y FROM unnest(${[7, 8]}::int[]) AS x ORDER BY x`;
+    await db.transaction(async (manager) => {
+      expect(await queryPrepared(manager, statement)).toEqual([{ y: 14 }, { y: 16 }]);
+      expect(await queryPrepared(manager, doubled, [[1]])).toEqual([{ y: 2 }]);
+      const prepared: { statement: string }[] = await manager.query(`SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%x * 2%'`);
+      expect(prepared.map((row) => row.statement)).toEqual([doubled]);
     });
   });
 

@@ -2,6 +2,12 @@ import { createHash } from 'node:crypto';
 import { QueryFailedError, type EntityManager } from 'typeorm';
 import type { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 
+/** A statement and its parameter values, as `sql` makes them. */
+export interface Statement {
+  readonly text: string;
+  readonly values: readonly unknown[];
+}
+
 interface PgClient {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
@@ -17,7 +23,11 @@ interface PgClient {
  * A statement is named after its text's hash. Give only texts made from a small, fixed set of
  * variants (never with values inside): each connection keeps every one it has seen.
  */
-export async function queryPrepared<Row>(manager: EntityManager, text: string, values: unknown[]): Promise<Row[]> {
+export async function queryPrepared<Row>(manager: EntityManager, statement: Statement): Promise<Row[]>;
+export async function queryPrepared<Row>(manager: EntityManager, text: string, values: readonly unknown[]): Promise<Row[]>;
+export async function queryPrepared<Row>(manager: EntityManager, statement: Statement | string, parameters: readonly unknown[] = []): Promise<Row[]> {
+  const text = typeof statement === 'string' ? statement : statement.text;
+  const values = (typeof statement === 'string' ? parameters : statement.values) as unknown[];
   const name = nameOf(text);
   const own = manager.queryRunner ? undefined : manager.connection.createQueryRunner();
   const runner = (manager.queryRunner ?? own) as PostgresQueryRunner;
