@@ -6,5 +6,6 @@ export * from './delivery-receipt';
 export * from './smpp-connection';
 export * from './submit-sm';
 export * from './token-bucket';
+export * from './traffic-policy';
 export * from './whatsapp';
 export * from './yielding-pace';
