@@ -1,4 +1,5 @@
 import { WorkerEnv } from '@mp/app-runtime';
+import { TrafficPolicy } from '@mp/carrier';
 import { Base64Key32, DEV_SECRETS, PrivateInProduction, RequiredInProduction } from '@mp/config';
 import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
 
@@ -99,13 +100,12 @@ export class SmsDispatcherEnv extends WorkerEnv {
   /**
    * Parts sent (or waiting for a bind's window) whose submit_sm_resp is not yet recorded, at most:
    * what a crash can make the next dispatcher send again (with the same user_message_reference,
-   * for a carrier's duplicate filter). A free slot goes to an OTP before a single send, and to a
-   * single send before a campaign's part; campaigns may hold at most nine tenths of them.
+   * for a carrier's duplicate filter). The traffic policy's `unrecorded.max` (TrafficPolicy).
    */
   @IsInt()
   @Min(1)
   @Max(100_000)
-  SUBMIT_MAX_UNRECORDED: number = 1000;
+  SUBMIT_MAX_UNRECORDED: number = TrafficPolicy.DEFAULTS.unrecorded.max;
 
   /** submit_sm per second per bind that the carrier allows; 0 = unlimited. */
   @IsInt()
@@ -114,18 +114,14 @@ export class SmsDispatcherEnv extends WorkerEnv {
   SMPP_MAX_PER_SECOND: number = 0;
 
   /**
-   * Campaign parts a second this dispatcher submits while OTPs or single sends flow (one came
-   * within the last second); 0 = no limit. With no other traffic campaigns go at full speed. At
-   * full speed (~4,000 parts/s on two cores) a campaign takes the CPU, database and carrier time
-   * that OTPs need: at 500 OTP/s their p99 tripled; held to 1,000 a second it rose by about half,
-   * to 300 or 100 by about a third (docs/architecture.md, bench/results/README.md). A campaign
-   * starting after a quiet second keeps to it for its first second too (a slow start), and while
-   * it holds, the campaign's batches are made one at a time, 100 messages at a time.
+   * Campaign parts a second this dispatcher submits while OTPs or single sends flow; 0 = no limit.
+   * The traffic policy's `campaigns.pacePerSecond` (TrafficPolicy; the measurements behind it in
+   * docs/architecture.md and bench/results/README.md).
    */
   @IsInt()
   @Min(0)
   @Max(100_000)
-  CAMPAIGN_PACE_WHILE_OTHERS_FLOW: number = 300;
+  CAMPAIGN_PACE_WHILE_OTHERS_FLOW: number = TrafficPolicy.DEFAULTS.campaigns.pacePerSecond;
 
   /** How often committed-but-unqueued outbox jobs are looked for. */
   @IsInt()

@@ -9,6 +9,7 @@ import { deliverSmRespPdu, submitSmPdu } from './outgoing-pdus';
 import { readPdusByChunk } from './pdu-reader';
 import { type OutgoingPart, type SubmitOutcome, submitSmParameters } from './submit-sm';
 import { noResponse, SubmitWindow } from './submit-window';
+import type { TrafficPolicy } from './traffic-policy';
 
 export interface SmppConnectionOptions {
   host: string;
@@ -25,9 +26,11 @@ export interface SmppConnectionOptions {
   /** How long a response (bind, submit_sm, enquire_link, unbind) may take, and a submit may wait for a bind (default 10000). */
   responseTimeoutMs: number;
   reconnect: { initialDelayMs: number; maxDelayMs: number };
+  /** The dispatcher's traffic policy: what campaign parts may take of the window while others flow. */
+  traffic: TrafficPolicy;
 }
 
-/** The defaults of everything but the address and credentials. */
+/** The defaults of everything but the address, the credentials and the traffic policy. */
 export const SMPP_CONNECTION_DEFAULTS = {
   windowSize: 10,
   maxPerSecond: 0,
@@ -73,8 +76,8 @@ export class SmppConnection {
     private readonly options: SmppConnectionOptions,
     private readonly logger: SmppLogger = silentLogger,
   ) {
-    const { windowSize, maxPerSecond, responseTimeoutMs, host, port } = options;
-    this.window = new SubmitWindow({ windowSize, maxPerSecond, responseTimeoutMs, target: `${host}:${port}` });
+    const { windowSize, maxPerSecond, responseTimeoutMs, host, port, traffic } = options;
+    this.window = new SubmitWindow({ windowSize, maxPerSecond, responseTimeoutMs, target: `${host}:${port}`, traffic });
     useTableGsmDecoding();
   }
 

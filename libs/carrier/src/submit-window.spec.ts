@@ -1,6 +1,7 @@
 import type { PDU } from 'smpp';
 import { CommandStatus, NO_RESPONSE } from './command-status';
 import { SubmitWindow, type SubmitSender } from './submit-window';
+import { TrafficPolicy } from './traffic-policy';
 
 /** The window passes parameters through untouched: any object stands for them here. */
 type Parameters = Record<string, unknown>;
@@ -15,7 +16,7 @@ function fakeSender(): { sender: SubmitSender<Parameters>; sent: { parameters: P
   return { sender, sent };
 }
 
-const options = { windowSize: 2, maxPerSecond: 0, responseTimeoutMs: 1_000, target: 'smsc:2775' };
+const options = { windowSize: 2, maxPerSecond: 0, responseTimeoutMs: 1_000, target: 'smsc:2775', traffic: new TrafficPolicy() };
 
 describe('SubmitWindow', () => {
   beforeEach(() => jest.useFakeTimers());
@@ -58,6 +59,20 @@ describe('SubmitWindow', () => {
     jest.advanceTimersByTime(1_001);
     sent[2].answer(0, 'id'); // a second without other traffic: the last five campaign parts fill the window again
     expect(sent).toHaveLength(10);
+    expect(window.outstanding).toBe(8);
+  });
+
+  it("lets campaign parts fill the traffic policy's share of the window, for the policy's othersFlowMs", () => {
+    const traffic = new TrafficPolicy({ othersFlowMs: 300, campaigns: { windowShare: 0.5 } });
+    const window = new SubmitWindow<Parameters>({ ...options, windowSize: 8, responseTimeoutMs: 10_000, traffic });
+    const { sender, sent } = fakeSender();
+    window.resume(sender);
+    void window.submit({ single: 1 }, 'normal');
+    for (let i = 0; i < 8; i += 1) void window.submit({ bulk: i }, 'bulk');
+    expect(sent).toHaveLength(1 + 4); // half the window, not a quarter
+    jest.advanceTimersByTime(301);
+    sent[1].answer(0, 'id'); // the others stopped 300 ms ago: the last four campaign parts fill the window
+    expect(sent).toHaveLength(1 + 4 + 4);
     expect(window.outstanding).toBe(8);
   });
 

@@ -4,6 +4,7 @@ import { CommandStatus, describeStatus, isPermanentStatus, NO_RESPONSE } from '.
 import type { SubmitSmParameters } from './outgoing-pdus';
 import { laneIndex, TRAFFIC_LANES, type SubmitOutcome, type TrafficLane } from './submit-sm';
 import { burstFor, TokenBucket } from './token-bucket';
+import { YIELDING_LANE, type TrafficPolicy } from './traffic-policy';
 
 /** Sends one submit_sm; false when it could not be written. */
 export type SubmitSender<P = SubmitSmParameters> = (parameters: P, onResponse: (response: PDU) => void) => boolean;
@@ -14,14 +15,11 @@ export interface SubmitWindowOptions {
   responseTimeoutMs: number;
   /** host:port, for the reasons of failures. */
   target: string;
+  /** How long the others count as flowing, and the share of the window campaign parts may fill meanwhile. */
+  traffic: TrafficPolicy;
 }
 
-/** How long after a part of another lane was submitted the least urgent lane's share stays capped. */
-const OTHERS_ACTIVE_MS = 1_000;
-/** The share of the window the least urgent lane (campaigns) may fill while other parts flow. */
-const BULK_SHARE_WHILE_OTHERS_ACTIVE = 0.25;
-
-const BULK_LANE = TRAFFIC_LANES.length - 1;
+const BULK_LANE = laneIndex(YIELDING_LANE);
 
 interface Waiting<P> {
   parameters: P;
@@ -45,11 +43,8 @@ export const noResponse = (reason: string): SubmitOutcome => ({ ok: false, perma
  * token bucket allows. While there is no bind (no sender), submits wait for one for
  * up to responseTimeoutMs.
  *
- * While parts of the other lanes flow (one was submitted within OTHERS_ACTIVE_MS), campaign parts
- * may fill only a quarter of the window: a campaign at full speed takes the CPU that OTPs need on
- * their way through the dispatcher, the database and the carrier, and they reached the carrier
- * hundreds of milliseconds late. The campaign slows down while they flow, and speeds up again
- * after.
+ * While parts of the other lanes flow (one was submitted within the traffic policy's
+ * othersFlowMs), campaign parts may fill only the policy's share of the window (TrafficPolicy).
  */
 export class SubmitWindow<P = SubmitSmParameters> {
   private readonly waiting = new LaneQueue<Waiting<P>>(TRAFFIC_LANES.length);
@@ -59,12 +54,14 @@ export class SubmitWindow<P = SubmitSmParameters> {
   private pumpTimer?: NodeJS.Timeout;
   private bulkInFlight = 0;
   private othersActiveUntil = 0;
+  private readonly othersFlowMs: number;
   private readonly bulkLimitWhileOthersActive: number;
 
   constructor(private readonly options: SubmitWindowOptions) {
     if (!(options.windowSize >= 1)) throw new RangeError('windowSize must be at least 1');
     this.bucket = new TokenBucket(options.maxPerSecond, burstFor(options.maxPerSecond));
-    this.bulkLimitWhileOthersActive = Math.max(1, Math.floor(options.windowSize * BULK_SHARE_WHILE_OTHERS_ACTIVE));
+    this.othersFlowMs = options.traffic.othersFlowMs;
+    this.bulkLimitWhileOthersActive = options.traffic.campaignWindowLimit(options.windowSize);
   }
 
   /** submit_sm sent and not answered yet. */
@@ -74,7 +71,7 @@ export class SubmitWindow<P = SubmitSmParameters> {
 
   submit(parameters: P, lane: TrafficLane = 'normal'): Promise<SubmitOutcome> {
     const rank = laneIndex(lane);
-    if (rank !== BULK_LANE) this.othersActiveUntil = Date.now() + OTHERS_ACTIVE_MS;
+    if (rank !== BULK_LANE) this.othersActiveUntil = Date.now() + this.othersFlowMs;
     return new Promise((resolve) => {
       const waiting: Waiting<P> = { parameters, lane: rank, resolve };
       this.waiting.push(waiting, rank);

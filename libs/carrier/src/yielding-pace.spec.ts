@@ -1,8 +1,14 @@
-import { MAKING_SLICE, YieldingPace } from './yielding-pace';
+import { TrafficPolicy, type TrafficSettings } from './traffic-policy';
+import { YieldingPace } from './yielding-pace';
+
+/** The pace of a traffic policy with this campaign pace (and othersFlowMs), on jest's fake clock. */
+function paceOf(rate: number, othersFlowMs = 1_000, campaigns: TrafficSettings['campaigns'] = {}): YieldingPace {
+  return new YieldingPace(new TrafficPolicy({ othersFlowMs, campaigns: { ...campaigns, pacePerSecond: rate } }), () => Date.now());
+}
 
 /** A pace on jest's fake clock; `released` counts the turns granted so far. */
-function pacedTurns(rate: number, turns: number, othersActiveMs = 1_000) {
-  const pace = new YieldingPace(rate, othersActiveMs, () => Date.now());
+function pacedTurns(rate: number, turns: number, othersFlowMs = 1_000) {
+  const pace = paceOf(rate, othersFlowMs);
   let released = 0;
   const start = () => {
     for (let i = 0; i < turns; i += 1) void pace.turn().then(() => (released += 1));
@@ -63,7 +69,7 @@ describe('YieldingPace', () => {
   });
 
   it("releases a tick's share at once, so they can share their database writes", async () => {
-    const pace = new YieldingPace(1_000, 1_000, () => Date.now(), 50);
+    const pace = paceOf(1_000);
     pace.noteOthers();
     let released = 0;
     for (let i = 0; i < 500; i += 1) void pace.turn().then(() => (released += 1));
@@ -76,7 +82,7 @@ describe('YieldingPace', () => {
   });
 
   it('releases in arrival order', async () => {
-    const pace = new YieldingPace(1_000, 1_000, () => Date.now());
+    const pace = paceOf(1_000);
     pace.noteOthers();
     const order: number[] = [];
     for (let i = 0; i < 50; i += 1) void pace.turn().then(() => order.push(i));
@@ -92,10 +98,6 @@ describe('YieldingPace', () => {
     expect(released()).toBe(1_000);
   });
 
-  it('refuses a negative rate', () => {
-    expect(() => new YieldingPace(-1)).toThrow(RangeError);
-  });
-
   describe('batch starts', () => {
     /** Resolves a start turn into a flag, so a test can see whether it was granted yet. */
     function watched(turn: Promise<() => void>) {
@@ -105,7 +107,7 @@ describe('YieldingPace', () => {
     }
 
     it('go one at a time while it holds, and only once less than a second of parts waits', async () => {
-      const pace = new YieldingPace(100, 1_000, () => Date.now());
+      const pace = paceOf(100);
       pace.noteOthers();
       const first = watched(pace.startTurn());
       const second = watched(pace.startTurn());
@@ -131,7 +133,7 @@ describe('YieldingPace', () => {
     });
 
     it('wait for the one being made, however few parts wait', async () => {
-      const pace = new YieldingPace(100, 1_000, () => Date.now());
+      const pace = paceOf(100);
       pace.noteOthers();
       const first = watched(pace.startTurn());
       const second = watched(pace.startTurn());
@@ -147,7 +149,7 @@ describe('YieldingPace', () => {
     });
 
     it('all go at once when nothing else flows, once past the slow start', async () => {
-      const pace = new YieldingPace(100, 1_000, () => Date.now());
+      const pace = paceOf(100);
       const opener = watched(pace.startTurn());
       await jest.advanceTimersByTimeAsync(0);
       opener.made?.();
@@ -161,7 +163,7 @@ describe('YieldingPace', () => {
     });
 
     it('a first start after a quiet spell holds the others back for the slow start', async () => {
-      const pace = new YieldingPace(100, 1_000, () => Date.now());
+      const pace = paceOf(100);
       const starts = [watched(pace.startTurn()), watched(pace.startTurn())];
       await jest.advanceTimersByTimeAsync(0);
       expect(starts.map((start) => start.made !== undefined)).toEqual([true, false]);
@@ -174,14 +176,14 @@ describe('YieldingPace', () => {
       expect(pace.queued).toBe(0);
     });
 
-    it('make their rows in slices a tick apart while it holds, for as long as it holds', async () => {
-      const pace = new YieldingPace(100, 1_000, () => Date.now(), 50);
+    it("make their rows in the policy's slices, its tick apart while it holds, for as long as it holds", async () => {
+      const pace = paceOf(100, 1_000, { makingSlice: 40, paceTickMs: 30 });
       pace.noteOthers();
       const slicing = pace.makingSlices();
-      expect(slicing?.slice).toBe(MAKING_SLICE);
+      expect(slicing?.slice).toBe(40);
       let waited = false;
       void slicing?.between().then(() => (waited = true));
-      await jest.advanceTimersByTimeAsync(49);
+      await jest.advanceTimersByTimeAsync(29);
       expect(waited).toBe(false);
       await jest.advanceTimersByTimeAsync(1);
       expect(waited).toBe(true);
@@ -194,15 +196,15 @@ describe('YieldingPace', () => {
     });
 
     it('make their rows at once when nothing else flows, or at rate 0', async () => {
-      const pace = new YieldingPace(100, 1_000, () => Date.now());
+      const pace = paceOf(100);
       expect(pace.makingSlices()).toBeUndefined();
-      const unpaced = new YieldingPace(0);
+      const unpaced = paceOf(0);
       unpaced.noteOthers();
       expect(unpaced.makingSlices()).toBeUndefined();
     });
 
     it('are never held at rate 0', async () => {
-      const pace = new YieldingPace(0);
+      const pace = paceOf(0);
       pace.noteOthers();
       const starts = [watched(pace.startTurn()), watched(pace.startTurn())];
       await jest.advanceTimersByTimeAsync(0);

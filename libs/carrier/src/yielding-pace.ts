@@ -1,27 +1,31 @@
 import { LaneQueue } from '@mp/batching';
 import { TokenBucket } from './token-bucket';
+import type { TrafficPolicy } from './traffic-policy';
 
 const NOTHING_HELD = () => undefined;
-/** Messages of a batch made at a time while the pace holds (see makingSlices). */
-export const MAKING_SLICE = 100;
 
 /**
- * Paces the least urgent traffic (a campaign's parts) to `ratePerSecond` while other traffic (OTPs,
- * single sends) flows, i.e. was noted within `othersActiveMs`; otherwise it goes at once. A rate of
- * 0 never holds anything back.
+ * The traffic policy's pace (TrafficPolicy): holds the least urgent traffic (a campaign's parts) to
+ * `campaigns.pacePerSecond` while other traffic (OTPs, single sends) flows, i.e. was noted within
+ * `othersFlowMs`; otherwise it goes at once. A rate of 0 never holds anything back.
  *
- * Those waiting go in arrival order, released by one timer every `tickMs`, all the tick's share at
- * once: released one by one, each part would be recorded (and its receipt) in a database
- * transaction of its own; a tick's parts share them, as a campaign's at full speed do. A
+ * Those waiting go in arrival order, released by one timer every `campaigns.paceTickMs`, all the
+ * tick's share at once: released one by one, each part would be recorded (and its receipt) in a
+ * database transaction of its own; a tick's parts share them, as a campaign's at full speed do. A
  * campaign's thousands of waiting parts do not each set a timer.
  *
  * Making a batch of parts (a campaign batch's message rows) costs more than sending them, so while
  * the pace holds, batches start one at a time (`startTurn`), and only once less than a second's
  * parts wait. And a campaign's lane starting after a quiet spell yields for its first
- * `othersActiveMs` as if others flowed (a slow start): an OTP arriving then finds the campaign
- * already paced, not four batches made and sent at full speed.
+ * `othersFlowMs` as if others flowed (a slow start): an OTP arriving then finds the campaign
+ * already paced, not several batches made and sent at full speed.
  */
 export class YieldingPace {
+  /** Parts a second while it holds; 0: never holds. */
+  readonly ratePerSecond: number;
+  private readonly othersActiveMs: number;
+  private readonly tickMs: number;
+  private readonly makingSlice: number;
   private readonly bucket: TokenBucket;
   private othersActiveUntil = Number.NEGATIVE_INFINITY;
   private lastUsedAt = Number.NEGATIVE_INFINITY;
@@ -31,14 +35,14 @@ export class YieldingPace {
   private timer?: NodeJS.Timeout;
 
   constructor(
-    readonly ratePerSecond: number,
-    private readonly othersActiveMs = 1_000,
+    traffic: TrafficPolicy,
     private readonly now: () => number = () => performance.now(),
-    private readonly tickMs = 50,
   ) {
-    if (!(ratePerSecond >= 0)) throw new RangeError('ratePerSecond must be at least 0');
-    if (!(tickMs >= 1)) throw new RangeError('tickMs must be at least 1');
-    this.bucket = new TokenBucket(ratePerSecond, Math.max(1, Math.round((ratePerSecond * tickMs) / 1000)), now);
+    this.ratePerSecond = traffic.campaigns.pacePerSecond;
+    this.othersActiveMs = traffic.othersFlowMs;
+    this.tickMs = traffic.campaigns.paceTickMs;
+    this.makingSlice = traffic.campaigns.makingSlice;
+    this.bucket = new TokenBucket(this.ratePerSecond, Math.max(1, Math.round((this.ratePerSecond * this.tickMs) / 1000)), now);
   }
 
   /** Parts waiting for their turn. */
@@ -84,15 +88,16 @@ export class YieldingPace {
   }
 
   /**
-   * How a batch about to be made makes its messages: while the pace holds, MAKING_SLICE at a time
-   * (built, then inserted), a tick apart for as long as it holds; otherwise undefined, all at once.
+   * How a batch about to be made makes its messages: while the pace holds, the policy's
+   * campaigns.makingSlice at a time (built, then inserted), a tick apart for as long as it holds;
+   * otherwise undefined, all at once.
    * A batch of 1,000 made at once stops this process for 10-25 ms and takes ~25 ms of a database
    * core, which the OTPs of that moment wait behind; made in slices, it goes between them.
    */
   makingSlices(): { slice: number; between: () => Promise<void> } | undefined {
     if (this.ratePerSecond === 0 || !this.yielding()) return undefined;
     const between = () => (this.yielding() ? new Promise<void>((resolve) => setTimeout(resolve, this.tickMs)) : Promise.resolve());
-    return { slice: MAKING_SLICE, between };
+    return { slice: this.makingSlice, between };
   }
 
   private yielding(): boolean {

@@ -9,7 +9,11 @@ export interface QueuePolicy {
   keepCompleted: { count: number; ageSeconds: number };
   /** Failed jobs kept for an operator to look at and retry. */
   keepFailed: { count: number; ageSeconds: number };
-  /** Jobs one worker process runs at once. */
+  /**
+   * Jobs one worker process runs at once, unless its app sets the queue's own: the sms-dispatcher's
+   * queues (sms.dispatch, otp.dispatch, campaign.dispatch) take theirs from its traffic policy
+   * (libs/carrier TrafficPolicy, jobsAtOnce).
+   */
   concurrency: number;
 }
 
@@ -25,16 +29,9 @@ const DEFAULT_POLICY: QueuePolicy = {
 };
 
 export const QUEUE_POLICIES: { readonly [Q in QueueName]: QueuePolicy } = Object.freeze({
-  [QueueName.SmsDispatch]: { ...DEFAULT_POLICY, concurrency: 32 },
-  // A job carries the OTPs one gateway group committed (at 500 a second ~8 each, ~60 jobs a
-  // second), and mostly waits (database, carrier, the recording): enough at once that jobs keep
-  // flowing while each takes a few hundred milliseconds under a campaign's load. Set when a job
-  // carried one OTP; with fewer, the jobs came in faster than they finished and the wait grew to
-  // seconds. A job that waits costs nothing but its promise.
-  [QueueName.OtpDispatch]: { ...DEFAULT_POLICY, concurrency: 512 },
-  // A batch is up to 10,000 messages: a few at once keep every bind busy (the parts of one batch
-  // are submitted together), more would only queue on the database pool.
-  [QueueName.CampaignDispatch]: { ...DEFAULT_POLICY, concurrency: 4 },
+  [QueueName.SmsDispatch]: DEFAULT_POLICY,
+  [QueueName.OtpDispatch]: DEFAULT_POLICY,
+  [QueueName.CampaignDispatch]: DEFAULT_POLICY,
   [QueueName.OtpDeliver]: DEFAULT_POLICY,
   [QueueName.DeliveryEvents]: DEFAULT_POLICY,
   // A receiver's failures are not retried here: webhook-notifier records each attempt and enqueues

@@ -13,6 +13,14 @@ export interface QueueRuntimeOptions {
 
 export const QUEUE_RUNTIME_OPTIONS = Symbol('queue-runtime-options');
 
+/**
+ * Jobs of a queue one worker process runs at once, for the queues whose number an app's own policy
+ * sets (the sms-dispatcher's TrafficPolicy); the others keep QUEUE_POLICIES' concurrency. An app
+ * provides it from a global module, where the queue module sees it.
+ */
+export const QUEUE_CONCURRENCY = Symbol('queue-concurrency');
+export type QueueConcurrency = Readonly<Partial<Record<QueueName, number>>>;
+
 /** BullMQ job options from a queue's policy: retries with exponential backoff, bounded retention. */
 export function defaultJobOptions(queue: QueueName): JobsOptions {
   const policy = QUEUE_POLICIES[queue];

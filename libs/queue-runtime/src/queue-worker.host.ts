@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { runWithLogContext } from '@mp/observability';
 import { QUEUE_POLICIES, type QueueName } from '@mp/queue-contracts';
@@ -6,7 +6,7 @@ import { Job, UnrecoverableError, Worker } from 'bullmq';
 import type Redis from 'ioredis';
 import { HandlerRegistry, type JobHandlerFn } from './handler-registry';
 import { JOB_HANDLER, type JobHandlerMetadata } from './job-handler.decorator';
-import { QUEUE_RUNTIME_OPTIONS, type QueueRuntimeOptions } from './queue-options';
+import { QUEUE_CONCURRENCY, QUEUE_RUNTIME_OPTIONS, type QueueConcurrency, type QueueRuntimeOptions } from './queue-options';
 import { createRedisConnection } from './redis-connection';
 
 /**
@@ -26,6 +26,7 @@ export class QueueWorkerHost implements OnApplicationBootstrap, OnApplicationShu
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
     private readonly reflector: Reflector,
+    @Optional() @Inject(QUEUE_CONCURRENCY) private readonly concurrency?: QueueConcurrency,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -40,6 +41,11 @@ export class QueueWorkerHost implements OnApplicationBootstrap, OnApplicationShu
   async onApplicationShutdown(): Promise<void> {
     await Promise.all(this.workers.map((worker) => worker.close()));
     this.connection?.disconnect();
+  }
+
+  /** Jobs of the queue this process runs at once: its app's own number (QUEUE_CONCURRENCY), else the queue's policy's. */
+  concurrencyOf(queue: QueueName): number {
+    return this.concurrency?.[queue] ?? QUEUE_POLICIES[queue].concurrency;
   }
 
   /** Worker connections are up: used by readiness. */
@@ -65,7 +71,7 @@ export class QueueWorkerHost implements OnApplicationBootstrap, OnApplicationShu
     const worker = new Worker(queue, (job: Job) => this.process(queue, job), {
       connection,
       prefix: this.options.prefix,
-      concurrency: QUEUE_POLICIES[queue].concurrency,
+      concurrency: this.concurrencyOf(queue),
     });
     worker.on('failed', (job, error) => {
       const attempts = job?.opts.attempts ?? 1;

@@ -1,5 +1,5 @@
 // The carrier lib's route → SMSC selection against two SMSC simulators started in this process.
-import { CarrierRoutes, SMPP_CONNECTION_DEFAULTS, type DeliveryReceipt, type OutgoingPart } from '@mp/carrier';
+import { CarrierRoutes, SMPP_CONNECTION_DEFAULTS, TrafficPolicy, type DeliveryReceipt, type OutgoingPart } from '@mp/carrier';
 import { eventually } from '@mp/testing';
 import { startSmscSimulator, type RunningSmscSimulator } from './simulator';
 
@@ -29,7 +29,7 @@ describe('CarrierRoutes with two SMSC simulators', () => {
       defaultSmsc: target(main),
       routes: { premium: target(premium) },
       binds: 2,
-      connection: { ...SMPP_CONNECTION_DEFAULTS, responseTimeoutMs: 2_000 },
+      connection: { ...SMPP_CONNECTION_DEFAULTS, responseTimeoutMs: 2_000, traffic: new TrafficPolicy() },
     });
     carriers.onReceipt((receipt) => receipts.push(receipt));
     carriers.connect(() => undefined);

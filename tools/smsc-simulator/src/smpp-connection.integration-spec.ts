@@ -7,6 +7,7 @@ import {
   NO_RESPONSE,
   SMPP_CONNECTION_DEFAULTS,
   SmppConnection,
+  TrafficPolicy,
   type DeliveryReceipt,
   type OutgoingPart,
   type SmppConnectionOptions,
@@ -41,6 +42,7 @@ function connection(smsc: Pick<RunningSmscSimulator, 'host' | 'smppPort'>, optio
     password: 'secret',
     responseTimeoutMs: 2_000,
     reconnect: { initialDelayMs: 50, maxDelayMs: 200 },
+    traffic: new TrafficPolicy(),
     ...options,
   });
   connections.push(created);

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { CarrierRoutes, SMPP_CONNECTION_DEFAULTS, type DeliveryReceipt, type OutgoingPart, type SmscTarget, type SubmitOutcome } from '@mp/carrier';
+import { CarrierRoutes, SMPP_CONNECTION_DEFAULTS, TrafficPolicy, type DeliveryReceipt, type OutgoingPart, type SmscTarget, type SubmitOutcome } from '@mp/carrier';
 import { SmsDispatcherEnv } from '../sms-dispatcher.env';
 
 /** Resolves once the receipt is stored: only then is the deliver_sm acknowledged. */
@@ -26,7 +26,7 @@ export class CarrierPool implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('CarrierPool');
   private readonly carriers: CarrierRoutes;
 
-  constructor(config: SmsDispatcherEnv) {
+  constructor(config: SmsDispatcherEnv, traffic: TrafficPolicy) {
     const log = {
       info: (o: object) => this.logger.log(o),
       warn: (o: object) => this.logger.warn(o),
@@ -36,7 +36,7 @@ export class CarrierPool implements OnModuleInit, OnApplicationShutdown {
       {
         ...smscTargets(config),
         binds: config.SMPP_BINDS,
-        connection: { ...SMPP_CONNECTION_DEFAULTS, windowSize: config.SMPP_WINDOW, maxPerSecond: config.SMPP_MAX_PER_SECOND },
+        connection: { ...SMPP_CONNECTION_DEFAULTS, windowSize: config.SMPP_WINDOW, maxPerSecond: config.SMPP_MAX_PER_SECOND, traffic },
       },
       log,
     );

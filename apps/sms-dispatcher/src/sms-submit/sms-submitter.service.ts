@@ -1,5 +1,5 @@
 import { LanePermits } from '@mp/batching';
-import { laneIndex, TRAFFIC_LANES, YieldingPace, type TrafficLane } from '@mp/carrier';
+import { laneIndex, TRAFFIC_LANES, TrafficPolicy, YieldingPace, type TrafficLane } from '@mp/carrier';
 import { Injectable, Logger } from '@nestjs/common';
 import { DispatchStore, type BatchSlicing, type DispatchMessage } from '@mp/messaging';
 import type { EncodedPart } from '@mp/messaging-domain';
@@ -41,14 +41,10 @@ export class SmsSubmitter {
   private readonly logger = new Logger('SmsSubmitter');
   private readonly store: DispatchStore;
   private readonly textKey: Buffer;
-  /**
-   * Bounds the parts in doubt (sent, response not recorded): what a crash makes the next run send
-   * again. A tenth is kept from campaigns, so an OTP does not wait for a campaign's next flush of
-   * records to free a permit.
-   */
+  /** Bounds the parts in doubt (sent, response not recorded), some kept from campaigns (TrafficPolicy). */
   private readonly unrecorded: LanePermits;
   private readonly encoder = new PartEncoder();
-  /** Holds campaigns' parts to CAMPAIGN_PACE_WHILE_OTHERS_FLOW while OTPs or single sends flow. */
+  /** Holds campaigns' parts to the traffic policy's pace while OTPs or single sends flow. */
   private readonly campaignPace: YieldingPace;
 
   constructor(
@@ -57,11 +53,12 @@ export class SmsSubmitter {
     private readonly recorder: SubmitRecorder,
     private readonly relay: OutboxRelay,
     config: SmsDispatcherEnv,
+    traffic: TrafficPolicy,
   ) {
     this.store = new DispatchStore(dataSource);
     this.textKey = parseTextKey(config.OTP_TEXT_KEY);
-    this.unrecorded = new LanePermits(config.SUBMIT_MAX_UNRECORDED, TRAFFIC_LANES.length, Math.floor(config.SUBMIT_MAX_UNRECORDED / 10));
-    this.campaignPace = new YieldingPace(config.CAMPAIGN_PACE_WHILE_OTHERS_FLOW);
+    this.unrecorded = new LanePermits(traffic.unrecorded.max, TRAFFIC_LANES.length, traffic.unrecordedReserved);
+    this.campaignPace = new YieldingPace(traffic);
   }
 
   /**

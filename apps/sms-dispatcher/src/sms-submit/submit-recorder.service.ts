@@ -1,16 +1,16 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { allDone, GroupCommit } from '@mp/batching';
-import type { TrafficLane } from '@mp/carrier';
+import { TrafficPolicy, type TrafficLane } from '@mp/carrier';
 import { DispatchStore, type SubmittedPart } from '@mp/messaging';
 import { OutboxRelay } from '@mp/queue-runtime';
 import { DataSource } from 'typeorm';
 
 /**
  * Records submit_sm responses. Responses that come back together are recorded in one
- * transaction (a group commit), and the events they cause are enqueued together. OTPs have a
- * group commit of their own: a campaign's flushes of hundreds of parts take a hundred
- * milliseconds and more under load, and an OTP waiting for one, then riding in the next, would
- * reach its user that much later.
+ * transaction (a group commit), and the events they cause are enqueued together. As the traffic
+ * policy says (`recording`): OTPs have a group commit of their own, so an OTP never waits for a
+ * campaign's flush of hundreds of parts nor rides in the next; in the other, a single send's
+ * response goes in the next flush before a campaign's.
  */
 @Injectable()
 export class SubmitRecorder implements OnApplicationShutdown {
@@ -19,23 +19,29 @@ export class SubmitRecorder implements OnApplicationShutdown {
   /** Records not yet committed, by carrier id (see whenRecorded). */
   private readonly recording = new Map<string, Promise<void>>();
 
-  constructor(dataSource: DataSource, relay: OutboxRelay) {
+  constructor(
+    dataSource: DataSource,
+    relay: OutboxRelay,
+    private readonly traffic: TrafficPolicy,
+  ) {
     const store = new DispatchStore(dataSource);
     const record = async (parts: readonly SubmittedPart[]) => {
       const { outbox } = await store.recordSubmittedMany(parts);
       if (outbox.jobs.length > 0) await relay.relay(outbox.ids, outbox.jobs);
       return allDone(parts);
     };
-    this.urgent = new GroupCommit(record, { maxBatch: 100 });
-    // Two flushes at once: while one commits, the next batch is already being written. No two
+    const { urgent, others } = traffic.recording;
+    this.urgent = new GroupCommit(record, { maxBatch: urgent.maxBatch, concurrency: urgent.flushes });
+    // Several flushes at once: while one commits, the next batch is already being written. No two
     // flushes can deadlock: every dispatch transaction takes its locks in one order
-    // (dispatch-locks.ts). A single send's response goes in the next flush before a campaign's.
-    this.others = new GroupCommit(record, { maxBatch: 500, concurrency: 2, lanes: 2 });
+    // (dispatch-locks.ts).
+    this.others = new GroupCommit(record, { maxBatch: others.maxBatch, concurrency: others.flushes, lanes: 2 });
   }
 
   /** Resolves once the part is recorded as submitted. */
   submitted(part: SubmittedPart, lane: TrafficLane = 'normal'): Promise<void> {
-    const recorded = lane === 'urgent' ? this.urgent.submit(part) : this.others.submit(part, lane === 'normal' ? 0 : 1);
+    const { commit, rank } = this.traffic.lane(lane).recording;
+    const recorded = commit === 'urgent' ? this.urgent.submit(part, rank) : this.others.submit(part, rank);
     const { carrierMessageId } = part;
     this.recording.set(carrierMessageId, recorded);
     const forget = () => {
