@@ -3,7 +3,6 @@ import { balancesAfterEach, planCharges, type ChargeDecision, type Money } from 
 import {
   isUncoveredCharge,
   LedgerRepository,
-  MessageRepository,
   UnknownCompanyError,
   type DecidedCharge,
   type GroupCharge,
@@ -11,6 +10,7 @@ import {
 } from '@mp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { dispatchJobsFor } from './dispatch-jobs';
+import { MessageRepository } from './message.repository';
 import type { PreparedSend } from './send-preparation';
 
 /** The balance does not cover the send: nothing was stored, queued or charged. */

@@ -1,4 +1,5 @@
 export * from './part-references';
+export * from './message.repository';
 export * from './sms-acceptance';
 export * from './dispatch-jobs';
 export * from './message-cancellation';

@@ -1,7 +1,8 @@
 import { findPrice, type Money, type PriceRoute, type PriceRule } from '@mp/billing-domain';
 import { splitSms, type SmsEncoding } from '@mp/messaging-domain';
-import { timeOrderedUuid, type NewMessage } from '@mp/persistence';
+import { timeOrderedUuid } from '@mp/persistence';
 import { randomUUID } from 'node:crypto';
+import type { NewMessage } from './message.repository';
 import { userMessageReferences } from './part-references';
 
 export type SmsRoute = Exclude<PriceRoute, 'whatsapp'>;

@@ -1,9 +1,9 @@
 import type { ApplicationSettings } from '@mp/accounts-domain';
 import { findPrice, type PriceRule } from '@mp/billing-domain';
-import { userMessageReferences } from '@mp/messaging';
+import { userMessageReferences, type NewMessage } from '@mp/messaging';
 import { MAX_SMS_CHARACTERS, splitSms } from '@mp/messaging-domain';
 import { otpTemplateVariables, renderOtpTemplate, sealText, type OtpChannel } from '@mp/otp-domain';
-import { timeOrderedUuid, type NewMessage, type OutboxJob } from '@mp/persistence';
+import { timeOrderedUuid, type OutboxJob } from '@mp/persistence';
 import { QueueName } from '@mp/queue-contracts';
 import { OtpNoPriceError, OtpTemplateError } from './otp-errors';
 

@@ -1,7 +1,7 @@
 import { resolveApplicationSettings, type ApplicationSettings } from '@mp/accounts-domain';
 import { formatMoney, type PriceRule } from '@mp/billing-domain';
 import { checkResend, expiresAt, generateOtpCode, hashOtpCode, resendableAfterFailure, type OtpChannel, type OtpFailureReason } from '@mp/otp-domain';
-import { MessageRepository } from '@mp/persistence';
+import { MessageRepository } from '@mp/messaging';
 import type { DataSource, EntityManager } from 'typeorm';
 import { chargeOtp } from './otp-charge';
 import { OtpNotFoundError, OtpNotResendableError, OtpResendRefusedError } from './otp-errors';

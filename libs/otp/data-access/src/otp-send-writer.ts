@@ -1,10 +1,10 @@
 import type { ItemOutcome } from '@mp/batching';
 import { balancesAfterEach, formatMoney, planCharges, type ChargeDecision, type Money } from '@mp/billing-domain';
+import { insertWithJobsChargingStatement, MessageRepository, type AlsoInserted, type NewMessage } from '@mp/messaging';
 import { blockLookbackStart, blockUntil, retryAfterSeconds, type OtpChannel } from '@mp/otp-domain';
 import {
   balancesFromJson,
   balancesJson,
-  insertWithJobsChargingStatement,
   inOneRoundTrip,
   inTransactionOpenedWith,
   isUncoveredCharge,
@@ -13,14 +13,11 @@ import {
   lockKeysInOrder,
   lockKeysInOrderOpening,
   GENERIC_PLANS,
-  MessageRepository,
   queryPrepared,
   sqlArray,
   sqlLiteral,
   UnknownCompanyError,
-  type AlsoInserted,
   type GroupCharge,
-  type NewMessage,
   type Opening,
   type PreparedOpening,
   type OutboxJob,

@@ -4,6 +4,5 @@ export * from './company.repository';
 export * from './ledger.repository';
 export * from './price.repository';
 export * from './template.repository';
-export * from './message.repository';
 export * from './outbox.repository';
 export * from './webhook-delivery.repository';

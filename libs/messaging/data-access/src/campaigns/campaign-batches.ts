@@ -1,8 +1,9 @@
 import { parseMoney } from '@mp/billing-domain';
 import { splitSms } from '@mp/messaging-domain';
-import { MessageRepository, timeOrderedUuid, type NewMessage } from '@mp/persistence';
+import { timeOrderedUuid } from '@mp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { DispatchMessage } from '../dispatch-load';
+import { MessageRepository, type NewMessage } from '../message.repository';
 import { userMessageReferences } from '../part-references';
 
 interface BatchRow {

@@ -1,8 +1,6 @@
 import { formatMoney, type Money } from '@mp/billing-domain';
 import type { DataSource, EntityManager } from 'typeorm';
-import { queryPrepared } from '../prepared-query';
-import { balancesFromJson, chargeCtes, type GroupCharge } from './ledger.repository';
-import { outboxRows, type OutboxJob } from './outbox.repository';
+import { balancesFromJson, chargeCtes, outboxRows, queryPrepared, type GroupCharge, type OutboxJob } from '@mp/persistence';
 
 export type MessageStatus =
   | 'scheduled'
