@@ -8,3 +8,4 @@ export * from './queue-probe.handler';
 export * from './queue.module';
 export * from './probe-queues';
 export * from './outbox-relay';
+export * from './outbox.repository';

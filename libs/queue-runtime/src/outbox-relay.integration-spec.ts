@@ -1,10 +1,10 @@
 import { QueueName } from '@mp/queue-contracts';
-import { OutboxRepository, type OutboxJob } from '@mp/persistence';
 import { openTestDataSource, spyOnStatements } from '@mp/testing';
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { MARK_LINGER_MS, OutboxRelay } from './outbox-relay';
+import { OutboxRepository, type OutboxJob } from './outbox.repository';
 import { QueueProducer } from './queue-producer';
 
 describe('OutboxRelay (PostgreSQL, Redis)', () => {

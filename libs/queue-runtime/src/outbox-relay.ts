@@ -1,8 +1,8 @@
 import { allDone, GroupCommit, InFlight } from '@mp/batching';
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { QueueName } from '@mp/queue-contracts';
-import { OutboxRepository, type OutboxJob } from '@mp/persistence';
 import { DataSource } from 'typeorm';
+import { OutboxRepository, type OutboxJob } from './outbox.repository';
 import { QueueProducer } from './queue-producer';
 
 /**

@@ -20,8 +20,8 @@ import {
   type VerifyOutcome,
 } from '@mp/otp';
 import { parseTextKey } from '@mp/otp-domain';
-import { ApplicationRepository, type ApplicationEntity, type OutboxJob } from '@mp/persistence';
-import { OutboxRelay } from '@mp/queue-runtime';
+import { ApplicationRepository, type ApplicationEntity } from '@mp/persistence';
+import { OutboxRelay, type OutboxJob } from '@mp/queue-runtime';
 import type { WindowTake } from '@mp/rate-limit';
 import { DataSource } from 'typeorm';
 import { LoadingCache } from '../common/loading-cache';

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { recordOtpDelivered, recordOtpMessageFailed } from '@mp/otp';
-import type { OutboxJob } from '@mp/persistence';
 import { QueueName, type JobDataOf, type MessageEventStatus } from '@mp/queue-contracts';
-import { JobHandler, OutboxRelay } from '@mp/queue-runtime';
+import { JobHandler, OutboxRelay, type OutboxJob } from '@mp/queue-runtime';
 import { DataSource } from 'typeorm';
 
 /**

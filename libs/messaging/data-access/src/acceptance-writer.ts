@@ -6,8 +6,8 @@ import {
   UnknownCompanyError,
   type DecidedCharge,
   type GroupCharge,
-  type OutboxJob,
 } from '@mp/persistence';
+import type { OutboxJob } from '@mp/queue-runtime';
 import type { DataSource, EntityManager } from 'typeorm';
 import { dispatchJobsFor } from './dispatch-jobs';
 import { MessageRepository } from './message.repository';

@@ -1,5 +1,5 @@
-import type { OutboxJob } from '@mp/persistence';
 import { QueueName } from '@mp/queue-contracts';
+import type { OutboxJob } from '@mp/queue-runtime';
 import { randomUUID } from 'node:crypto';
 
 /** Message ids per `sms.submit` job: enough to amortise the queue, few enough to retry cheaply. */

@@ -1,4 +1,5 @@
-import { OutboxRepository, type Opening, type OutboxJob } from '@mp/persistence';
+import type { Opening } from '@mp/persistence';
+import { OutboxRepository, type OutboxJob } from '@mp/queue-runtime';
 import type { DataSource, EntityManager } from 'typeorm';
 import { loadMessages, type DispatchMessage } from './dispatch-load';
 import { carrierIdLocks, lockMessages, lockMultipartMessages, multipartMessageLocks } from './dispatch-locks';

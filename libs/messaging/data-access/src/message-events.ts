@@ -1,5 +1,5 @@
-import type { OutboxJob } from '@mp/persistence';
 import { QueueName, type MessageEventStatus } from '@mp/queue-contracts';
+import type { OutboxJob } from '@mp/queue-runtime';
 
 export interface MessageTransition {
   messageId: string;

@@ -1,6 +1,7 @@
 import { formatMoney, type Money } from '@mp/billing-domain';
+import { balancesFromJson, chargeCtes, queryPrepared, type GroupCharge } from '@mp/persistence';
+import { outboxRows, type OutboxJob } from '@mp/queue-runtime';
 import type { DataSource, EntityManager } from 'typeorm';
-import { balancesFromJson, chargeCtes, outboxRows, queryPrepared, type GroupCharge, type OutboxJob } from '@mp/persistence';
 
 export type MessageStatus =
   | 'scheduled'

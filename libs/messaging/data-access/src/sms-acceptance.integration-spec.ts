@@ -1,6 +1,7 @@
 import { AccountsService } from '@mp/accounts';
 import { DEFAULT_PRICES, parseMoney, type PriceRule } from '@mp/billing-domain';
-import { LedgerRepository, UnknownCompanyError, type OutboxJob } from '@mp/persistence';
+import { LedgerRepository, UnknownCompanyError } from '@mp/persistence';
+import type { OutboxJob } from '@mp/queue-runtime';
 import { eventually, openTestDataSource, statementsOf } from '@mp/testing';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';

@@ -1,7 +1,7 @@
 import { GroupCommit, InFlight } from '@mp/batching';
 import type { Money, PriceRule } from '@mp/billing-domain';
 import type { SmsEncoding } from '@mp/messaging-domain';
-import type { OutboxJob } from '@mp/persistence';
+import type { OutboxJob } from '@mp/queue-runtime';
 import type { DataSource } from 'typeorm';
 import { writeAcceptances } from './acceptance-writer';
 import { prepareSend, type PreparedSend, type SmsSendCommand } from './send-preparation';

@@ -1,6 +1,6 @@
 import { otpFailureOf } from '@mp/otp-domain';
-import { OutboxRepository, type OutboxJob } from '@mp/persistence';
 import { QueueName, type OtpEventType, type OtpFailure } from '@mp/queue-contracts';
+import { OutboxRepository, type OutboxJob } from '@mp/queue-runtime';
 import type { DataSource, EntityManager } from 'typeorm';
 import { recordOtpEvent } from './otp-journal';
 

@@ -3,8 +3,9 @@ import { findPrice, type PriceRule } from '@mp/billing-domain';
 import { userMessageReferences, type NewMessage } from '@mp/messaging';
 import { MAX_SMS_CHARACTERS, splitSms } from '@mp/messaging-domain';
 import { otpTemplateVariables, renderOtpTemplate, sealText, type OtpChannel } from '@mp/otp-domain';
-import { timeOrderedUuid, type OutboxJob } from '@mp/persistence';
+import { timeOrderedUuid } from '@mp/persistence';
 import { QueueName } from '@mp/queue-contracts';
+import type { OutboxJob } from '@mp/queue-runtime';
 import { OtpNoPriceError, OtpTemplateError } from './otp-errors';
 
 export interface OtpKeys {

@@ -20,8 +20,8 @@ import {
   type GroupCharge,
   type Opening,
   type PreparedOpening,
-  type OutboxJob,
 } from '@mp/persistence';
+import type { OutboxJob } from '@mp/queue-runtime';
 import { QueryFailedError, type DataSource, type EntityManager } from 'typeorm';
 import { OtpBlockedError, OtpNotAffordableError } from './otp-errors';
 import { otpDeliveryJobs } from './otp-message';

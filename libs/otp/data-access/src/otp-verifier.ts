@@ -1,5 +1,5 @@
 import { OTP_BLOCK, otpCodeMatches, retryAfterSeconds, type OtpFailureReason } from '@mp/otp-domain';
-import type { OutboxJob } from '@mp/persistence';
+import type { OutboxJob } from '@mp/queue-runtime';
 import type { DataSource, EntityManager } from 'typeorm';
 import { recordOtpAttempt, recordOtpEvent, type OtpSubject } from './otp-journal';
 import { commitJobs, otpEventJob, type Committed } from './otp-lifecycle';

@@ -4,5 +4,4 @@ export * from './company.repository';
 export * from './ledger.repository';
 export * from './price.repository';
 export * from './template.repository';
-export * from './outbox.repository';
 export * from './webhook-delivery.repository';

@@ -1,7 +1,8 @@
 import { formatMoney, priceIndex, type Money, type PriceRule } from '@mp/billing-domain';
 import { planCampaign, type CampaignInput, type CampaignPlan, type PhoneParse, type PlannedBatch } from '@mp/messaging-domain';
-import { InsufficientBalanceError, LedgerRepository, OutboxRepository, type OutboxJob } from '@mp/persistence';
+import { InsufficientBalanceError, LedgerRepository } from '@mp/persistence';
 import { QueueName } from '@mp/queue-contracts';
+import { OutboxRepository, type OutboxJob } from '@mp/queue-runtime';
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 

@@ -1,5 +1,5 @@
-import type { OutboxJob } from '@mp/persistence';
 import { QueueName } from '@mp/queue-contracts';
+import type { OutboxJob } from '@mp/queue-runtime';
 import type { DataSource } from 'typeorm';
 
 /** Message states a campaign may still see change. */

@@ -1,7 +1,8 @@
 import { AccountsService } from '@mp/accounts';
 import { DEFAULT_PRICES, parseMoney } from '@mp/billing-domain';
 import { parsePhoneNumber } from '@mp/messaging-domain';
-import { LedgerRepository, type OutboxJob } from '@mp/persistence';
+import { LedgerRepository } from '@mp/persistence';
+import type { OutboxJob } from '@mp/queue-runtime';
 import { openTestDataSource } from '@mp/testing';
 import type { DataSource } from 'typeorm';
 import { CampaignAcceptanceService, CampaignEmptyError, CampaignNotAffordableError, type CampaignCommand } from './campaign-acceptance';

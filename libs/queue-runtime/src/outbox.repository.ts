@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { queryPrepared } from '../prepared-query';
+import { queryPrepared } from '@mp/persistence';
 
 export interface OutboxJob {
   queue: string;
