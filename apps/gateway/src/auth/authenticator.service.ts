@@ -47,8 +47,8 @@ export class Authenticator {
   async checkKeyPair(key: string, secret: string, address: string | null = null): Promise<Principal | undefined> {
     if (!isApiKeyShaped(key)) return undefined;
     const pepper = this.config.API_KEY_PEPPER;
-    // Keyed by a digest, never the secret itself. A one-shot SHA-256: only this process's memory
-    // holds it, and an HMAC object per request cost ~4% of the gateway's CPU.
+    // Keyed by a digest, never the secret itself: a one-shot SHA-256, cheaper than an HMAC object
+    // per request, and only this process's memory holds it (docs/decisions/0029-auth-cache-key-digest.md).
     const cacheKey = `${key}\u0000${hash('sha256', secret, 'base64')}`;
     return this.byKeyPair.get(cacheKey, async (current) => {
       // A credential verified before, reloaded in the background, is not a guess: the throttle is for new ones.

@@ -23,9 +23,9 @@ interface Entry<V> {
  *
  * A value past half its TTL is still answered, and reloaded in the background, so a key in use
  * never expires under its callers. A plain TTL cache let every request arriving while a popular
- * key was being read again do its own lookup: under load, every few seconds, hundreds of
- * identical queries queued behind each other and every request waited for them (at 500 OTP/s,
- * bursts of 200-500 ms that made the whole p99). Loads of one key are shared: at most one is in
+ * key was being read again do its own lookup: under load, bursts of identical queries queued
+ * behind each other and every request waited for them (docs/decisions/0028-loading-cache.md).
+ * Loads of one key are shared: at most one is in
  * flight, and callers asking meanwhile wait for it instead of starting their own.
  *
  * A load that answers undefined removes the key. A background reload that fails keeps the value

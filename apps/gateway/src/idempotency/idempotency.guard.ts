@@ -20,8 +20,8 @@ export type IdempotentRequest = FastifyRequest & AuthenticatedRequest & { idempo
  * `Idempotency-Key` on any authenticated POST: the same key and body within 24 hours answer the
  * first response again without running the handler (no second send, no second charge); the
  * same key with another body answers 409. A guard, not an interceptor: a global NestJS
- * interceptor wraps every request's handler in RxJS observables, and that took a fifth of the
- * gateway's CPU per request, for a header most requests do not carry. It runs after ApiAuthGuard
+ * interceptor wraps every request's handler in RxJS observables, a cost paid by every request for
+ * a header few carry (docs/decisions/0024-idempotency-as-guard.md). It runs after ApiAuthGuard
  * (registered first: AuthModule comes before IdempotencyModule), whose principal it needs, and
  * before validation, as the interceptor did.
  */

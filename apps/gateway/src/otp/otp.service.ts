@@ -34,8 +34,8 @@ import { OtpRateLimiter } from './otp-rate-limiter.service';
 
 /**
  * How long an application (its settings included) is used without reading it again: an
- * operator's `app:update` takes effect within this. Read on every send, it cost a query and a
- * tenth of the gateway's CPU per OTP.
+ * operator's `app:update` takes effect within this. Read on every send, it would cost a query
+ * per OTP (docs/decisions/0028-loading-cache.md).
  */
 const APPLICATION_TTL_MS = 5_000;
 
