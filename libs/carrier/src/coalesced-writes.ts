@@ -2,8 +2,8 @@ import type { Socket } from 'node:net';
 
 /**
  * Makes the PDUs written to this socket in one tick leave in one writev instead of a write
- * system call each: the `smpp` package writes every PDU on its own, and at thousands of submit_sm
- * and deliver_sm_resp a second those calls were a tenth of the dispatcher's CPU. The first write
+ * system call each: the `smpp` package writes every PDU on its own, a system call per submit_sm
+ * and deliver_sm_resp (docs/decisions/0011-smpp-without-nagle.md). The first write
  * of a tick corks the socket and uncorks it once the tick's synchronous work is done, so nothing
  * waits longer than that.
  */

@@ -3,8 +3,8 @@ import { encodings } from 'smpp';
 /**
  * The smpp package decodes the text of every deliver_sm with data_coding 0 — every delivery
  * receipt — through its GSM 03.38 coder, which lists its table's keys and builds the string a
- * character at a time on each call: about a twentieth of the dispatcher's CPU at thousands of
- * receipts a second. The package's encodings registry (`smpp.encodings`, where its README has
+ * character at a time on each call, a cost paid per receipt (docs/decisions/0018-per-part-pdus-coded-directly.md).
+ * The package's encodings registry (`smpp.encodings`, where its README has
  * users change the default encoding) takes this decoder instead: the same output (the unit test
  * compares the two on every octet pair), read through tables made once from the package's own.
  */

@@ -1,7 +1,7 @@
 // The two PDUs the dispatcher receives for every part — the submit_sm_resp of its submit_sm and
 // the deliver_sm of its receipt — decoded directly. The smpp package's generic decoder (a PDU
-// built field by field through its type table, then every field filtered) took about a tenth of
-// the dispatcher's CPU at thousands of parts a second. Only the usual shapes take this path: a
+// built field by field through its type table, then every field filtered) is costly at a
+// campaign's rate (docs/decisions/0018-per-part-pdus-coded-directly.md). Only the usual shapes take this path: a
 // submit_sm_resp with nothing after its message_id, and a deliver_sm in the default alphabet
 // without a user data header or times, whose only TLVs are receipted_message_id and
 // message_state. Anything else goes to the package's decoder, and the unit tests check that both
@@ -31,9 +31,8 @@ export function decodeDirectly(pdu: Buffer): PDU | undefined {
 /**
  * A PDU object as the package's decoder makes one: its prototype, the header, then `fields`. Made
  * by a constructor, so every PDU of a kind shares one hidden class with its fields in the object:
- * `Object.create(PDU.prototype)` followed by `Object.assign` made each one a dictionary-mode
- * object of ~1.7 kB instead of ~0.3 kB, a tenth of all the dispatcher allocated, three times
- * slower to make and read.
+ * `Object.create(PDU.prototype)` followed by `Object.assign` makes a dictionary-mode object,
+ * several times larger and slower to make and read (docs/decisions/0018-per-part-pdus-coded-directly.md).
  */
 const DecodedPdu = function (this: Record<string, unknown>, pdu: Buffer, command: string, fields: Record<string, unknown>) {
   this['command_length'] = pdu.readUInt32BE(0);

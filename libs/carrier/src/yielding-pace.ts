@@ -91,8 +91,9 @@ export class YieldingPace {
    * How a batch about to be made makes its messages: while the pace holds, the policy's
    * campaigns.makingSlice at a time (built, then inserted), a tick apart for as long as it holds;
    * otherwise undefined, all at once.
-   * A batch of 1,000 made at once stops this process for 10-25 ms and takes ~25 ms of a database
-   * core, which the OTPs of that moment wait behind; made in slices, it goes between them.
+   * A batch made at once stops this process and takes a database core for a while, and the OTPs
+   * of that moment wait behind it; made in slices, it goes between them
+   * (docs/decisions/0035-campaign-start-and-batch-making.md).
    */
   makingSlices(): { slice: number; between: () => Promise<void> } | undefined {
     if (this.ratePerSecond === 0 || !this.yielding()) return undefined;
