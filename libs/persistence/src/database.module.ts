@@ -1,11 +1,10 @@
-import { DynamicModule, Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { DynamicModule, FactoryProvider, Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { createDataSource, type DataSourceOptions } from './data-source';
 import {
   ApiKeyRepository,
   ApplicationRepository,
   CompanyRepository,
-  LedgerRepository,
   PriceRepository,
   TemplateRepository,
 } from './repositories';
@@ -14,7 +13,6 @@ const REPOSITORIES = [
   ApiKeyRepository,
   ApplicationRepository,
   CompanyRepository,
-  LedgerRepository,
   PriceRepository,
   TemplateRepository,
 ];
@@ -33,11 +31,7 @@ export class DatabaseModule implements OnModuleInit, OnApplicationShutdown {
           provide: DataSource,
           useFactory: () => createDataSource(options),
         },
-        ...REPOSITORIES.map((repository) => ({
-          provide: repository,
-          useFactory: (dataSource: DataSource) => new repository(dataSource),
-          inject: [DataSource],
-        })),
+        ...REPOSITORIES.map((repository) => providedWithDataSource<object>(repository)),
       ],
       exports: [DataSource, ...REPOSITORIES],
     };
@@ -51,4 +45,9 @@ export class DatabaseModule implements OnModuleInit, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }
+}
+
+/** A provider of a class made from the data source alone (its constructor's one argument): a repository. */
+export function providedWithDataSource<T>(type: new (dataSource: DataSource) => T): FactoryProvider<T> {
+  return { provide: type, useFactory: (dataSource: DataSource) => new type(dataSource), inject: [DataSource] };
 }

@@ -1,6 +1,6 @@
+import { LedgerRepository } from '@mp/billing';
 import { Injectable } from '@nestjs/common';
 import { moneyToJson } from '@mp/billing-domain';
-import { LedgerRepository } from '@mp/persistence';
 import type { BalanceDto } from './balance.dto';
 
 @Injectable()

@@ -1,5 +1,6 @@
 import { hashApiSecret } from '@mp/auth';
-import { ApiKeyRepository, LedgerRepository, TemplateRepository } from '@mp/persistence';
+import { LedgerRepository } from '@mp/billing';
+import { ApiKeyRepository, TemplateRepository } from '@mp/persistence';
 import { openTestDataSource } from '@mp/testing';
 import type { DataSource } from 'typeorm';
 import { AccountsService, CatalogService, InvalidArgumentError, NotFoundError } from './index';

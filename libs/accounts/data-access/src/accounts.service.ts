@@ -9,12 +9,12 @@ import {
   type ApplicationSettings,
 } from '@mp/accounts-domain';
 import { generateApiKey, generateWebhookSecret } from '@mp/auth';
+import { LedgerRepository } from '@mp/billing';
 import { Money, moneyToJson, parseMoney } from '@mp/billing-domain';
 import {
   ApiKeyRepository,
   ApplicationRepository,
   CompanyRepository,
-  LedgerRepository,
 } from '@mp/persistence';
 import { randomBytes } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';

@@ -1,12 +1,6 @@
 import type { ItemOutcome } from '@mp/batching';
+import { isUncoveredCharge, LedgerRepository, UnknownCompanyError, type DecidedCharge, type GroupCharge } from '@mp/billing';
 import { balancesAfterEach, planCharges, type ChargeDecision, type Money } from '@mp/billing-domain';
-import {
-  isUncoveredCharge,
-  LedgerRepository,
-  UnknownCompanyError,
-  type DecidedCharge,
-  type GroupCharge,
-} from '@mp/persistence';
 import type { OutboxJob } from '@mp/queue-runtime';
 import type { DataSource, EntityManager } from 'typeorm';
 import { dispatchJobsFor } from './dispatch-jobs';

@@ -1,6 +1,6 @@
 import { AccountsService } from '@mp/accounts';
+import { LedgerRepository } from '@mp/billing';
 import { DEFAULT_PRICES } from '@mp/billing-domain';
-import { LedgerRepository } from '@mp/persistence';
 import { openTestDataSource } from '@mp/testing';
 import type { DataSource } from 'typeorm';
 import { DispatchStore, finalMessageState, NO_RECEIPT } from './dispatch-store';

@@ -1,5 +1,5 @@
+import { LedgerRepository } from '@mp/billing';
 import { parseMoney, type Money } from '@mp/billing-domain';
-import { LedgerRepository } from '@mp/persistence';
 import type { DataSource } from 'typeorm';
 
 export type Cancellation =

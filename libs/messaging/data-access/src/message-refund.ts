@@ -1,5 +1,5 @@
+import { AlreadyAppliedError, LedgerRepository } from '@mp/billing';
 import { formatMoney, parseMoney, type Money } from '@mp/billing-domain';
-import { AlreadyAppliedError, LedgerRepository } from '@mp/persistence';
 import type { DataSource } from 'typeorm';
 
 export type RefundOutcome = { refunded: Money; balance: Money } | { refunded: 0n; reason: 'nothing-to-refund' | 'already-refunded' | 'unknown-message' };

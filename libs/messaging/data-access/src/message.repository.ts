@@ -1,5 +1,6 @@
+import { balancesFromJson, chargeCtes, type GroupCharge } from '@mp/billing';
 import { formatMoney, type Money } from '@mp/billing-domain';
-import { balancesFromJson, chargeCtes, queryPrepared, type GroupCharge } from '@mp/persistence';
+import { queryPrepared } from '@mp/persistence';
 import { outboxRows, type OutboxJob } from '@mp/queue-runtime';
 import type { DataSource, EntityManager } from 'typeorm';
 

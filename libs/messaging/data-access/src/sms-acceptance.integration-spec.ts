@@ -1,6 +1,6 @@
 import { AccountsService } from '@mp/accounts';
+import { LedgerRepository, UnknownCompanyError } from '@mp/billing';
 import { DEFAULT_PRICES, parseMoney, type PriceRule } from '@mp/billing-domain';
-import { LedgerRepository, UnknownCompanyError } from '@mp/persistence';
 import type { OutboxJob } from '@mp/queue-runtime';
 import { eventually, openTestDataSource, statementsOf } from '@mp/testing';
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
+import { InsufficientBalanceError, LedgerRepository } from '@mp/billing';
 import type { Money } from '@mp/billing-domain';
-import { InsufficientBalanceError, LedgerRepository } from '@mp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { OtpNotAffordableError } from './otp-errors';
 

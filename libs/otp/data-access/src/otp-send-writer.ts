@@ -1,23 +1,18 @@
 import type { ItemOutcome } from '@mp/batching';
+import { balancesFromJson, balancesJson, isUncoveredCharge, LedgerRepository, UnknownCompanyError, type GroupCharge } from '@mp/billing';
 import { balancesAfterEach, formatMoney, planCharges, type ChargeDecision, type Money } from '@mp/billing-domain';
 import { insertWithJobsChargingStatement, MessageRepository, type AlsoInserted, type NewMessage } from '@mp/messaging';
 import { blockLookbackStart, blockUntil, retryAfterSeconds, type OtpChannel } from '@mp/otp-domain';
 import {
-  balancesFromJson,
-  balancesJson,
   inOneRoundTrip,
   inTransactionOpenedWith,
-  isUncoveredCharge,
   openingOf,
-  LedgerRepository,
   lockKeysInOrder,
   lockKeysInOrderOpening,
   GENERIC_PLANS,
   queryPrepared,
   sqlArray,
   sqlLiteral,
-  UnknownCompanyError,
-  type GroupCharge,
   type Opening,
   type PreparedOpening,
 } from '@mp/persistence';

@@ -1,7 +1,6 @@
 export * from './api-key.repository';
 export * from './application.repository';
 export * from './company.repository';
-export * from './ledger.repository';
 export * from './price.repository';
 export * from './template.repository';
 export * from './webhook-delivery.repository';

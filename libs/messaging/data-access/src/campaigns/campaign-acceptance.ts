@@ -1,6 +1,6 @@
+import { InsufficientBalanceError, LedgerRepository } from '@mp/billing';
 import { formatMoney, priceIndex, type Money, type PriceRule } from '@mp/billing-domain';
 import { planCampaign, type CampaignInput, type CampaignPlan, type PhoneParse, type PlannedBatch } from '@mp/messaging-domain';
-import { InsufficientBalanceError, LedgerRepository } from '@mp/persistence';
 import { QueueName } from '@mp/queue-contracts';
 import { OutboxRepository, type OutboxJob } from '@mp/queue-runtime';
 import { randomUUID } from 'node:crypto';

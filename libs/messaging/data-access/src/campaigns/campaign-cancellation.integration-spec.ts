@@ -1,7 +1,7 @@
 import { AccountsService } from '@mp/accounts';
+import { LedgerRepository } from '@mp/billing';
 import { parseMoney, type PriceRule } from '@mp/billing-domain';
 import { parsePhoneNumber } from '@mp/messaging-domain';
-import { LedgerRepository } from '@mp/persistence';
 import { openTestDataSource } from '@mp/testing';
 import type { DataSource } from 'typeorm';
 import { CampaignAcceptanceService, type CampaignCommand } from './campaign-acceptance';

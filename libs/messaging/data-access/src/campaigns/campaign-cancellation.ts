@@ -1,5 +1,5 @@
+import { LedgerRepository } from '@mp/billing';
 import { formatMoney, parseMoney, type Money } from '@mp/billing-domain';
-import { LedgerRepository } from '@mp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { isCampaignId } from './campaign-views';
 

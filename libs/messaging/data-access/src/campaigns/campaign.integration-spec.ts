@@ -1,7 +1,7 @@
 import { AccountsService } from '@mp/accounts';
+import { LedgerRepository } from '@mp/billing';
 import { DEFAULT_PRICES, parseMoney } from '@mp/billing-domain';
 import { parsePhoneNumber } from '@mp/messaging-domain';
-import { LedgerRepository } from '@mp/persistence';
 import type { OutboxJob } from '@mp/queue-runtime';
 import { openTestDataSource } from '@mp/testing';
 import type { DataSource } from 'typeorm';

@@ -1,8 +1,7 @@
 import { balancesAfterEach, formatMoney, Money, parseMoney, totalsByCompany } from '@mp/billing-domain';
 import { QueryFailedError } from 'typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { LedgerKind } from '../entities';
-import { queryPrepared } from '../prepared-query';
+import { queryPrepared, type LedgerKind } from '@mp/persistence';
 
 export class InsufficientBalanceError extends Error {
   constructor(readonly balance: Money) {

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { providedWithDataSource } from '@mp/persistence';
+import { LedgerRepository } from './ledger.repository';
+
+/**
+ * Balances and the ledger, for the apps that charge, refund or show a balance. This lib is the
+ * only one that writes the `balances` and `ledger_entries` tables. Needs DatabaseModule.
+ */
+@Module({
+  providers: [providedWithDataSource(LedgerRepository)],
+  exports: [LedgerRepository],
+})
+export class BillingDataModule {}
