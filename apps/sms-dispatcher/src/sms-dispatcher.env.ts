@@ -88,9 +88,9 @@ export class SmsDispatcherEnv extends WorkerEnv {
   SMPP_BINDS: number = 2;
 
   /**
-   * Outstanding submit_sm per bind. Binds × window over the round trip bounds a bind's rate: on a
-   * loaded machine the round trip grows to several milliseconds, and a window of 20 held two
-   * binds to ~6,000 parts/s. Set it to what the carrier allows.
+   * Outstanding submit_sm per bind. Binds × window over the round trip bounds a bind's rate, and
+   * on a loaded machine the round trip grows to several milliseconds
+   * (docs/decisions/0013-smpp-window-50.md). Set it to what the carrier allows.
    */
   @IsInt()
   @Min(1)
@@ -116,7 +116,7 @@ export class SmsDispatcherEnv extends WorkerEnv {
   /**
    * Campaign parts a second this dispatcher submits while OTPs or single sends flow; 0 = no limit.
    * The traffic policy's `campaigns.pacePerSecond` (TrafficPolicy; the measurements behind it in
-   * docs/architecture.md and bench/results/README.md).
+   * docs/decisions/0034-campaign-pace-while-others-flow.md).
    */
   @IsInt()
   @Min(0)

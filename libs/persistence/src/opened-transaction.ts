@@ -43,8 +43,9 @@ export type CommitWith = (call: PreparedCall) => Promise<SimpleResult>;
  * For a transaction's opening (inTransactionOpenedWith): its prepared statements run with the plan
  * made once for all values. Left to itself, PostgreSQL plans a prepared statement afresh for
  * each call whenever the array sizes of the calls make a custom plan look cheaper than the
- * generic one, and the dispatcher's statements, planned anew every time, spent as long in the
- * planner as in execution. Every statement it is meant for finds rows by key.
+ * generic one, and planning the dispatcher's statements anew every time costs as much as running
+ * them (docs/decisions/0007-dispatch-finds-rows-by-key.md). Every statement it is meant for finds
+ * rows by key.
  */
 export const GENERIC_PLANS = 'SET LOCAL plan_cache_mode = force_generic_plan';
 

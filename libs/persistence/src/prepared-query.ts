@@ -17,8 +17,9 @@ interface PgClient {
  * Runs a statement as a named prepared statement of a pooled connection (the transaction's, when
  * `manager` runs one): PostgreSQL parses it once per connection and, once its plans settle, plans
  * it once too. The group commits and the dispatcher's flushes run the same few statements
- * thousands of times, and parsing and planning them afresh each time cost PostgreSQL a tenth of
- * its CPU. Answers the rows, as EntityManager.query does for a statement that returns rows.
+ * thousands of times, and parsing and planning them afresh each time would be a large share of
+ * PostgreSQL's work (docs/decisions/0020-named-prepared-statements.md). Answers the rows, as
+ * EntityManager.query does for a statement that returns rows.
  *
  * A statement is named after its text's hash. Give only texts made from a small, fixed set of
  * variants (never with values inside): each connection keeps every one it has seen.
