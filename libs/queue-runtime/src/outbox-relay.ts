@@ -111,8 +111,8 @@ export class OutboxRelay implements BeforeApplicationShutdown, OnApplicationShut
       const queue = this.producer.queue(name as QueueName);
       const bulk = queued.map((job) => bullJob(job, now));
       // A group commit's relay is mostly one job. BullMQ's addBulk sends even one job through an
-      // ioredis pipeline, which copies every script command of the connection: ~4% of the
-      // gateway's CPU at 500 OTPs a second, and garbage that outlived the dispatcher's scavenges.
+      // ioredis pipeline, which copies every script command of the connection
+      // (docs/decisions/0021-outbox-relay.md; docs/bypasses.md #15).
       if (bulk.length === 1) await queue.add(bulk[0].name, bulk[0].data, bulk[0].opts);
       else await queue.addBulk(bulk);
     }

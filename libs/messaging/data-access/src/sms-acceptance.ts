@@ -36,8 +36,7 @@ export interface SmsAcceptanceOptions {
   /**
    * Groups in flight at once (default 1). A group's statement holds its balance rows until it
    * commits, so a second group in flight mostly waits for the first, and one at a time each
-   * group is bigger and cheaper per send: interleaved 20 s SMS runs gave 3,947 and 4,106
-   * accepted/s with one against 3,679 and 3,545 with two.
+   * group is bigger and cheaper per send (docs/decisions/0022-acceptance-in-one-statement.md).
    */
   concurrency?: number;
 }

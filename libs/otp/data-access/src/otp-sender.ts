@@ -77,10 +77,9 @@ export class OtpSender {
       // waits for company after the previous commit (or after its first send when none was in
       // flight): twice as long as the previous group took to write, at most 4 ms, and not at
       // all when its first send came alone, over 4 ms after the one before it. Each group costs
-      // a transaction, a queue job and the dispatcher's rounds for it, whatever its size. At
-      // 500/s a cap of 4 ms kept the machine as busy as 6 or 12 ms did and cut the p99 by a
-      // third (a send arriving just after a group left waits out the flush, the linger and its
-      // own flush); 2 ms made it ~9 points busier for little (bench/results/README.md, otp).
+      // a transaction, a queue job and the dispatcher's rounds for it, whatever its size; the cap
+      // bounds what a send arriving just after a group left waits (the flush, the linger and its
+      // own flush) (docs/decisions/0031-otp-group-linger.md).
       { maxBatch: options.maxBatch ?? 200, concurrency: 1, lingerMs: 4, lingerOnlyInBursts: true, lingerTimesLastFlush: 2 },
     );
   }
