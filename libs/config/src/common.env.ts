@@ -70,8 +70,8 @@ export class CommonEnv {
 
   /**
    * `on`: every log line written while serving a request or a job carries its requestId or
-   * jobId/queue. It costs: Node 20 tracks the context through a hook on every promise, about a
-   * fifth of the gateway's CPU per message. `off` (default): the lines that matter carry them
+   * jobId/queue. It costs: Node 20 tracks the context through a hook on every promise
+   * (docs/decisions/0017-log-context-off-by-default.md). `off` (default): the lines that matter carry them
    * explicitly anyway (request completed, unhandled error, job failed).
    */
   @IsIn(['on', 'off'])

@@ -9,7 +9,7 @@ export interface LogContext {
 
 /**
  * Made only when enabled: once an AsyncLocalStorage has run, Node 20 calls a hook on every
- * promise of the process (about a fifth of the gateway's CPU per message).
+ * promise of the process (docs/decisions/0017-log-context-off-by-default.md).
  */
 let storage: AsyncLocalStorage<LogContext> | undefined;
 

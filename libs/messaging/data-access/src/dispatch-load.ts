@@ -62,10 +62,10 @@ export async function loadMessages(db: DataSource, messageIds: readonly string[]
 }
 
 /**
- * Field by field, not `{ ...rest }` of the row through flatMap: made that way, ~60% of these
- * objects' bytes survived two scavenges although each lives ~10 ms, and the dispatcher's old
- * generation grew twice as fast (bench/results/README.md, sms), making its full collections,
- * which stop it, come that much sooner.
+ * Field by field, not `{ ...rest }` of the row through flatMap: made that way, most of these
+ * short-lived objects survived scavenges and were promoted, and the dispatcher's full
+ * collections, which stop it, came that much sooner
+ * (docs/decisions/0033-dispatcher-old-generation-growth.md).
  */
 function dispatchMessageOf(row: MessageRow): DispatchMessage {
   const parts: DispatchPart[] = [];

@@ -3,9 +3,9 @@ import { e164Candidate, INVALID, type PhoneParse } from './phone-parse';
 
 /**
  * The verdicts of libphonenumber-js (`parsePhoneNumberWithLibrary(input, { allowMissingPlus: true })`),
- * about 30 times faster: libphonenumber-js builds its metadata objects and regular expressions
- * anew for every number, this replays its parse and isValid steps on patterns compiled once per
- * calling code.
+ * without its cost per number: libphonenumber-js builds its metadata objects and regular
+ * expressions anew for every number, this replays its parse and isValid steps on patterns
+ * compiled once per calling code (docs/decisions/0004-compiled-numbering-plans.md).
  */
 export interface BulkPhoneValidator {
   validate(input: string): PhoneParse;

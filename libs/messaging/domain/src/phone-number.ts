@@ -14,8 +14,8 @@ export interface PhoneParseOptions {
  * is trimmed; spaces, dashes, dots or parentheses inside are refused. Without `+` a number is
  * refused unless `allowMissingPlus`. The number must already be canonical: `+4407911123456` is
  * refused, not rewritten. The verdicts are libphonenumber-js's (parsePhoneNumberWithLibrary),
- * replayed on patterns compiled once: the library builds them anew for every number, which cost
- * ~30 µs a number, a twentieth of the gateway's CPU for each OTP.
+ * replayed on patterns compiled once: the library builds them anew for every number
+ * (docs/decisions/0004-compiled-numbering-plans.md).
  */
 export function parsePhoneNumber(input: string, options: PhoneParseOptions = {}): PhoneParse {
   return validatePhoneNumber(input, options.allowMissingPlus ?? false);

@@ -4,8 +4,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Lets PostgreSQL update a message and its parts in place (HOT updates) when a part is submitted
  * and when its receipt comes: no index may name a column those updates change (status,
  * completed_at, receipt_stat), and pages keep room for the new row versions (fillfactor 50).
- * Each such update used to add an entry to every index of its table; a campaign's dispatch
- * spent about a quarter of PostgreSQL's time there.
+ * Each such update used to add an entry to every index of its table
+ * (docs/decisions/0016-in-place-updates.md).
  *
  * What the dropped indexes served is found another way: a campaign's messages by campaign_id
  * alone (its completion check is spaced out, see campaign-completion.ts), parts awaiting a

@@ -17,8 +17,8 @@ export const NEVER_DELETED_TABLES: readonly string[] = ['companies', 'applicatio
 
 /**
  * Drops the foreign keys of the rows written per message and per OTP. Each is a trigger that
- * looks up and share-locks its parent row for every row inserted: inserting a campaign's messages
- * and parts took about 40% longer with them (measured on 20,000 rows), and an OTP checked nine.
+ * looks up and share-locks its parent row for every row inserted, on the paths that write the most
+ * rows (docs/decisions/0019-no-foreign-keys-on-per-message-tables.md; docs/bypasses.md #5).
  *
  * What they guarded still holds in two other ways. The parents are never deleted: nothing in the
  * platform deletes a company, application, message or OTP, and a statement trigger now refuses
