@@ -13,20 +13,14 @@ export interface StackProcess {
 }
 
 /**
- * The dispatcher makes and drops a few objects per PDU and per row at thousands of parts a
- * second: with V8's default young generation (16 MiB semi-spaces) it scavenged so often that a
- * campaign's dispatch took a fifth longer (docs/architecture.md). 64 MiB semi-spaces cost ~100 MiB
- * more of resident memory. The gateway showed no gain beyond noise, so the other apps keep V8's default.
- *
- * No allocation-site pretenuring: with it, each scavenge, which stops the dispatcher, took about a
- * third longer and promoted more. The likely cause: a campaign's long-lived rows and PDUs make V8
- * allocate everything made at those sites (node-postgres's rows, our row mapping, shared by every
- * query) straight in the old generation, where an OTP's short-lived rows hold young objects.
- *
- * The old generation may grow to three times what the last full collection left (V8 picks
- * ~1.3 times here): each full collection stops the dispatcher 8-20 ms and the submits of that
- * moment pile up behind it, and with ~4 MB a second promoted they came every 3-4 s at 5,000 SMS/s;
- * now every ~20 s, for ~80 MiB more at most (a 100k campaign's peak stayed ~350 MiB).
+ * V8 heap flags of the sms-dispatcher, which makes and drops a few objects per PDU and per row at
+ * thousands of parts a second (docs/bypasses.md #16):
+ * - 64 MiB semi-spaces, so it scavenges less often (docs/decisions/0012-dispatcher-young-generation.md);
+ * - no allocation-site pretenuring, so a campaign's long-lived rows do not make an OTP's short-lived
+ *   ones old (docs/decisions/0032-dispatcher-without-pretenuring.md);
+ * - an old generation that may grow to three times its live size, so full collections, which stop
+ *   it, come rarely (docs/decisions/0033-dispatcher-old-generation-growth.md).
+ * The other apps keep V8's defaults.
  */
 export const DISPATCHER_NODE_FLAGS = ['--max-semi-space-size=64', '--no-allocation-site-pretenuring', '--heap-growing-percent=200'] as const;
 
