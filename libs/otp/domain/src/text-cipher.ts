@@ -74,7 +74,8 @@ let nextIv = IVS_PER_FILL;
 /**
  * A random IV, each handed out once, from a pool filled 256 at a time: every randomBytes call is
  * a trip into OpenSSL that also asks the kernel for the process id (its fork check), and at
- * hundreds of OTPs a second those system calls showed up in the gateway's profile.
+ * hundreds of OTPs a second those system calls showed up in the gateway's profile
+ * (docs/decisions/0025-otp-text-iv-pool.md).
  */
 function freshIv(): Buffer {
   if (nextIv === IVS_PER_FILL) {
