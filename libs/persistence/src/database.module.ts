@@ -1,23 +1,11 @@
 import { DynamicModule, FactoryProvider, Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { createDataSource, type DataSourceOptions } from './data-source';
-import {
-  ApiKeyRepository,
-  ApplicationRepository,
-  CompanyRepository,
-  PriceRepository,
-  TemplateRepository,
-} from './repositories';
 
-const REPOSITORIES = [
-  ApiKeyRepository,
-  ApplicationRepository,
-  CompanyRepository,
-  PriceRepository,
-  TemplateRepository,
-];
-
-/** The app's connection pool and repositories; repositories are what services inject. */
+/**
+ * The app's connection pool: the DataSource, connected when the app initialises and closed when it
+ * shuts down. The data-access libs' modules provide the repositories and services made from it.
+ */
 @Module({})
 export class DatabaseModule implements OnModuleInit, OnApplicationShutdown {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
@@ -31,9 +19,8 @@ export class DatabaseModule implements OnModuleInit, OnApplicationShutdown {
           provide: DataSource,
           useFactory: () => createDataSource(options),
         },
-        ...REPOSITORIES.map((repository) => providedWithDataSource<object>(repository)),
       ],
-      exports: [DataSource, ...REPOSITORIES],
+      exports: [DataSource],
     };
   }
 

@@ -1,3 +1,4 @@
+import { ApiKeyRepository } from '@mp/accounts';
 import { Injectable } from '@nestjs/common';
 import { hash } from 'node:crypto';
 import {
@@ -9,7 +10,6 @@ import {
   ACCESS_TOKEN_TTL_SECONDS,
   type CredentialHeaders,
 } from '@mp/auth';
-import { ApiKeyRepository } from '@mp/persistence';
 import { GatewayEnv } from '../gateway.env';
 import { LoadingCache } from '../common/loading-cache';
 import { AuthThrottle } from './auth-throttle.service';

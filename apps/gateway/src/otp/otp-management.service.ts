@@ -1,3 +1,4 @@
+import { ApplicationRepository } from '@mp/accounts';
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { moneyToJson } from '@mp/billing-domain';
 import { ApiError, valueOrBadRequest } from '@mp/http-kit';
@@ -14,7 +15,6 @@ import {
   type OtpReport,
   type Paged,
 } from '@mp/otp';
-import { ApplicationRepository } from '@mp/persistence';
 import { DataSource } from 'typeorm';
 import {
   parseOtpAttemptQuery,

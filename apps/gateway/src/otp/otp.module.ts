@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccountsDataModule } from '@mp/accounts';
 import { PricingModule } from '../pricing/pricing.module';
 import { OtpFraudGuard } from './otp-fraud-guard.service';
 import { OtpManagementController } from './otp-management.controller';
@@ -8,7 +9,7 @@ import { OtpController } from './otp.controller';
 import { OtpService } from './otp.service';
 
 @Module({
-  imports: [PricingModule],
+  imports: [AccountsDataModule, PricingModule],
   controllers: [OtpController, OtpManagementController],
   providers: [OtpService, OtpRateLimiter, OtpFraudGuard, OtpManagementService],
 })

@@ -1,3 +1,4 @@
+import { ApplicationRepository } from '@mp/accounts';
 import { HttpStatus, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { resolveApplicationSettings } from '@mp/accounts-domain';
 import { moneyToJson } from '@mp/billing-domain';
@@ -20,7 +21,7 @@ import {
   type VerifyOutcome,
 } from '@mp/otp';
 import { parseTextKey } from '@mp/otp-domain';
-import { ApplicationRepository, type ApplicationEntity } from '@mp/persistence';
+import type { ApplicationEntity } from '@mp/persistence';
 import { OutboxRelay, type OutboxJob } from '@mp/queue-runtime';
 import type { WindowTake } from '@mp/rate-limit';
 import { DataSource } from 'typeorm';

@@ -1,6 +1,6 @@
+import { PriceRepository } from '@mp/accounts';
 import { Injectable } from '@nestjs/common';
 import type { PriceRule } from '@mp/billing-domain';
-import { PriceRepository } from '@mp/persistence';
 import { LoadingCache } from '../common/loading-cache';
 
 const TTL_MS = 5_000;

@@ -1,9 +1,8 @@
 import { hashApiSecret } from '@mp/auth';
 import { LedgerRepository } from '@mp/billing';
-import { ApiKeyRepository, TemplateRepository } from '@mp/persistence';
 import { openTestDataSource } from '@mp/testing';
 import type { DataSource } from 'typeorm';
-import { AccountsService, CatalogService, InvalidArgumentError, NotFoundError } from './index';
+import { AccountsService, ApiKeyRepository, CatalogService, InvalidArgumentError, NotFoundError, TemplateRepository } from './index';
 
 const PEPPER = 'integration-pepper-'.padEnd(40, 'x');
 

@@ -11,13 +11,11 @@ import {
 import { generateApiKey, generateWebhookSecret } from '@mp/auth';
 import { LedgerRepository } from '@mp/billing';
 import { Money, moneyToJson, parseMoney } from '@mp/billing-domain';
-import {
-  ApiKeyRepository,
-  ApplicationRepository,
-  CompanyRepository,
-} from '@mp/persistence';
 import { randomBytes } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
+import { ApiKeyRepository } from './api-key.repository';
+import { ApplicationRepository } from './application.repository';
+import { CompanyRepository } from './company.repository';
 import { InvalidArgumentError, NotFoundError } from './errors';
 
 export const FIRST_APPLICATION_NAME = 'default';

@@ -1,7 +1,9 @@
 import { moneyToJson, parsePriceRule } from '@mp/billing-domain';
-import { ApplicationRepository, PriceRepository, TemplateRepository } from '@mp/persistence';
 import type { DataSource } from 'typeorm';
+import { ApplicationRepository } from './application.repository';
 import { InvalidArgumentError, NotFoundError } from './errors';
+import { PriceRepository } from './price.repository';
+import { TemplateRepository } from './template.repository';
 
 const LANG = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/;
 /** Template ids are PostgreSQL integers. */

@@ -1,4 +1,4 @@
-import { TemplateRepository } from '@mp/persistence';
+import { TemplateRepository } from '@mp/accounts';
 import { DEFAULT_OTP_TEMPLATE, templateMentionsCode, type OtpChannel } from '@mp/otp-domain';
 import type { DataSource } from 'typeorm';
 import { OtpTemplateError } from './otp-errors';

@@ -1,9 +1,8 @@
-import { AccountsService } from '@mp/accounts';
+import { AccountsService, ApplicationRepository } from '@mp/accounts';
 import { DEFAULT_APPLICATION_SETTINGS } from '@mp/accounts-domain';
 import { LedgerRepository } from '@mp/billing';
 import { DEFAULT_PRICES, parseMoney } from '@mp/billing-domain';
 import { OTP_BLOCK, openText, parseTextKey } from '@mp/otp-domain';
-import { ApplicationRepository } from '@mp/persistence';
 import { eventually, openTestDataSource, statementsOf } from '@mp/testing';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';

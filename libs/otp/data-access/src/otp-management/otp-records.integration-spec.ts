@@ -1,8 +1,7 @@
-import { AccountsService } from '@mp/accounts';
+import { AccountsService, ApplicationRepository } from '@mp/accounts';
 import { DEFAULT_APPLICATION_SETTINGS } from '@mp/accounts-domain';
 import { DEFAULT_PRICES } from '@mp/billing-domain';
 import { OTP_BLOCK, openText, parseTextKey } from '@mp/otp-domain';
-import { ApplicationRepository } from '@mp/persistence';
 import { openTestDataSource } from '@mp/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';

@@ -1,8 +1,7 @@
-import { AccountsService } from '@mp/accounts';
+import { AccountsService, ApplicationRepository } from '@mp/accounts';
 import { DEFAULT_APPLICATION_SETTINGS } from '@mp/accounts-domain';
 import { DEFAULT_PRICES, moneyToJson, parseMoney } from '@mp/billing-domain';
 import { openText, parseTextKey } from '@mp/otp-domain';
-import { ApplicationRepository } from '@mp/persistence';
 import { openTestDataSource } from '@mp/testing';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';

@@ -1,5 +1,5 @@
 import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { ApiKeyEntity } from '../entities';
+import { ApiKeyEntity } from '@mp/persistence';
 
 export interface ActiveApiKey {
   id: string;
