@@ -2,7 +2,6 @@ export * from './entities';
 export * from './migrations';
 export * from './data-source';
 export * from './database.module';
-export * from './repositories/webhook-delivery.repository';
 export * from './advisory-locks';
 export * from './prepared-query';
 export * from './sql';

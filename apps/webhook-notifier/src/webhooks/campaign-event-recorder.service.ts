@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { WebhookDeliveryRepository } from '@mp/persistence';
+import { CampaignWebhookEvents } from '@mp/messaging';
 import { QueueName, type JobDataOf } from '@mp/queue-contracts';
 import { QueueProducer } from '@mp/queue-runtime';
+import { WebhookDeliveryRepository } from '@mp/webhooks-data-access';
 import { UnrecoverableError } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { buildCampaignCompleted } from './campaign-events';
 import { deliverJobId } from './delivery-schedule';
 import type { RecordedEvent } from './message-event-recorder.service';
 
@@ -14,26 +14,21 @@ type CampaignEventData = JobDataOf<typeof QueueName.DeliveryEvents, 'campaign.ev
 @Injectable()
 export class CampaignEventRecorder {
   private readonly deliveries: WebhookDeliveryRepository;
+  private readonly campaigns: CampaignWebhookEvents;
 
   constructor(
     dataSource: DataSource,
     private readonly producer: QueueProducer,
   ) {
     this.deliveries = new WebhookDeliveryRepository(dataSource);
+    this.campaigns = new CampaignWebhookEvents(dataSource);
   }
 
   async record(event: CampaignEventData): Promise<RecordedEvent> {
-    const campaign = await this.deliveries.findCampaign(event.campaignId);
-    if (!campaign) throw new UnrecoverableError(`campaign ${event.campaignId} does not exist`);
-    if (!campaign.webhookUrl) return { skipped: 'no webhook_url' };
-    const deliveryId = await this.deliveries.createIfAbsent({
-      companyId: campaign.companyId,
-      messageId: null,
-      campaignId: campaign.id,
-      eventType: event.type,
-      url: campaign.webhookUrl,
-      payload: buildCampaignCompleted(event.occurredAt, campaign),
-    });
+    const built = await this.campaigns.completed(event);
+    if (!built) throw new UnrecoverableError(`campaign ${event.campaignId} does not exist`);
+    if (!built.url) return { skipped: 'no webhook_url' };
+    const deliveryId = await this.deliveries.createIfAbsent({ ...built, messageId: null, url: built.url });
     await this.producer.enqueue(QueueName.WebhookDeliver, 'webhook.deliver', { deliveryId }, { jobId: deliverJobId(deliveryId, 1) });
     return { deliveryId };
   }

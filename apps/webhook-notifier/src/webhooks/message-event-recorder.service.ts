@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { WebhookDeliveryRepository } from '@mp/persistence';
+import { eventTypeFor, MessageWebhookEvents } from '@mp/messaging';
 import { QueueName, type JobDataOf } from '@mp/queue-contracts';
 import { QueueProducer } from '@mp/queue-runtime';
+import { WebhookDeliveryRepository } from '@mp/webhooks-data-access';
 import { UnrecoverableError } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { deliverJobId } from './delivery-schedule';
-import { buildMessageEvent, eventTypeFor } from './message-events';
 
 type MessageStatusData = JobDataOf<typeof QueueName.DeliveryEvents, 'message.status'>;
 
@@ -18,27 +18,22 @@ export type RecordedEvent = { deliveryId: string } | { skipped: 'no webhook_url'
 @Injectable()
 export class MessageEventRecorder {
   private readonly deliveries: WebhookDeliveryRepository;
+  private readonly messages: MessageWebhookEvents;
 
   constructor(
     dataSource: DataSource,
     private readonly producer: QueueProducer,
   ) {
     this.deliveries = new WebhookDeliveryRepository(dataSource);
+    this.messages = new MessageWebhookEvents(dataSource);
   }
 
   async record(event: MessageStatusData): Promise<RecordedEvent> {
-    const type = eventTypeFor(event.status);
-    if (!type) throw new UnrecoverableError(`message status ${JSON.stringify(event.status)} has no webhook event`);
-    const message = await this.deliveries.findMessage(event.messageId);
-    if (!message) throw new UnrecoverableError(`message ${event.messageId} does not exist`);
-    if (!message.webhookUrl) return { skipped: 'no webhook_url' };
-    const deliveryId = await this.deliveries.createIfAbsent({
-      companyId: message.companyId,
-      messageId: message.id,
-      eventType: type,
-      url: message.webhookUrl,
-      payload: buildMessageEvent(event, message),
-    });
+    if (!eventTypeFor(event.status)) throw new UnrecoverableError(`message status ${JSON.stringify(event.status)} has no webhook event`);
+    const built = await this.messages.statusChanged(event);
+    if (!built) throw new UnrecoverableError(`message ${event.messageId} does not exist`);
+    if (!built.url) return { skipped: 'no webhook_url' };
+    const deliveryId = await this.deliveries.createIfAbsent({ ...built, url: built.url });
     await this.producer.enqueue(QueueName.WebhookDeliver, 'webhook.deliver', { deliveryId }, { jobId: deliverJobId(deliveryId, 1) });
     return { deliveryId };
   }

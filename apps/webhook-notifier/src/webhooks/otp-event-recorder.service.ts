@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { WebhookDeliveryRepository } from '@mp/persistence';
+import { OtpWebhookEvents } from '@mp/otp';
 import { QueueName, type JobDataOf } from '@mp/queue-contracts';
 import { QueueProducer } from '@mp/queue-runtime';
+import { WebhookDeliveryRepository } from '@mp/webhooks-data-access';
 import { UnrecoverableError } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { deliverJobId } from './delivery-schedule';
-import { buildOtpEvent } from './otp-events';
 import type { RecordedEvent } from './message-event-recorder.service';
 
 type OtpEventData = JobDataOf<typeof QueueName.DeliveryEvents, 'otp.event'>;
@@ -17,26 +17,21 @@ type OtpEventData = JobDataOf<typeof QueueName.DeliveryEvents, 'otp.event'>;
 @Injectable()
 export class OtpEventRecorder {
   private readonly deliveries: WebhookDeliveryRepository;
+  private readonly otps: OtpWebhookEvents;
 
   constructor(
     dataSource: DataSource,
     private readonly producer: QueueProducer,
   ) {
     this.deliveries = new WebhookDeliveryRepository(dataSource);
+    this.otps = new OtpWebhookEvents(dataSource);
   }
 
   async record(event: OtpEventData): Promise<RecordedEvent> {
-    const otp = await this.deliveries.findOtp(event.otpId);
-    if (!otp) throw new UnrecoverableError(`OTP ${event.otpId} does not exist`);
-    if (!otp.webhookUrl) return { skipped: 'no webhook_url' };
-    const deliveryId = await this.deliveries.createIfAbsent({
-      companyId: otp.companyId,
-      // The message the event is about: a resent OTP's events of each of its messages stay apart.
-      messageId: event.messageId ?? otp.messageId,
-      eventType: event.type,
-      url: otp.webhookUrl,
-      payload: buildOtpEvent(event, otp),
-    });
+    const built = await this.otps.event(event);
+    if (!built) throw new UnrecoverableError(`OTP ${event.otpId} does not exist`);
+    if (!built.url) return { skipped: 'no webhook_url' };
+    const deliveryId = await this.deliveries.createIfAbsent({ ...built, url: built.url });
     await this.producer.enqueue(QueueName.WebhookDeliver, 'webhook.deliver', { deliveryId }, { jobId: deliverJobId(deliveryId, 1) });
     return { deliveryId };
   }

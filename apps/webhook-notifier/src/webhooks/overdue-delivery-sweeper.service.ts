@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { WebhookDeliveryRepository } from '@mp/persistence';
 import { QueueName } from '@mp/queue-contracts';
 import { QueueProducer } from '@mp/queue-runtime';
+import { WebhookDeliveryRepository } from '@mp/webhooks-data-access';
 import { DataSource } from 'typeorm';
 import { WebhookNotifierEnv } from '../webhook-notifier.env';
 import { deliverJobId } from './delivery-schedule';

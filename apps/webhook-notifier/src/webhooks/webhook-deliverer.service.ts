@@ -1,13 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { WebhookDeliveryRepository, type WebhookAttemptOutcome, type WebhookDeliveryToSend } from '@mp/persistence';
 import { QueueName } from '@mp/queue-contracts';
 import { QueueProducer } from '@mp/queue-runtime';
 import { postWebhook, signWebhook, type WebhookAttemptResult } from '@mp/webhooks';
+import { WebhookDeliveryRepository, type WebhookAttemptOutcome, type WebhookDeliveryToSend } from '@mp/webhooks-data-access';
 import { UnrecoverableError } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { WebhookNotifierEnv } from '../webhook-notifier.env';
 import { attemptOfJob, deliverJobId, remainingDelayMs, retryDelayMs } from './delivery-schedule';
-import { serializeEvent } from './message-events';
+import { serializeEvent } from './webhook-body';
 
 export type DeliverResult =
   | { attempt: number; outcome: WebhookAttemptOutcome['status'] }

@@ -6,5 +6,6 @@ export * from './message-cancellation';
 export * from './message-view';
 export * from './dispatch-store';
 export * from './message-events';
+export * from './message-webhook-events';
 export * from './message-refund';
 export * from './campaigns';

@@ -7,3 +7,4 @@ export * from './otp-sender';
 export * from './otp-text';
 export * from './otp-verifier';
 export * from './otp-lifecycle';
+export * from './otp-webhook-events';

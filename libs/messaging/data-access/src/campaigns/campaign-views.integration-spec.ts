@@ -1,7 +1,6 @@
 import { AccountsService } from '@mp/accounts';
 import { parseMoney, type PriceRule } from '@mp/billing-domain';
 import { parsePhoneNumber } from '@mp/messaging-domain';
-import { WebhookDeliveryRepository } from '@mp/persistence';
 import { openTestDataSource } from '@mp/testing';
 import type { DataSource } from 'typeorm';
 import { CampaignAcceptanceService, type CampaignCommand } from './campaign-acceptance';
@@ -9,6 +8,7 @@ import { DispatchStore } from '../dispatch-store';
 import { MessageRefundService } from '../message-refund';
 import { CampaignBatchStore } from './campaign-batches';
 import { CampaignCancellationService } from './campaign-cancellation';
+import { CampaignWebhookEvents } from './campaign-webhook-events';
 import { findCampaignDetail, listCampaignRecipients, listCampaignViews, type CampaignView, type RecipientState } from './campaign-views';
 
 describe('campaign views (PostgreSQL)', () => {
@@ -204,7 +204,7 @@ describe('campaign views (PostgreSQL)', () => {
     await dispatch.applyReceipt({ carrierMessageId: `refunded-${twoParts}`, stat: 'DELIVRD', err: '000', doneAt: null });
     // Both messages are final: the campaign is complete, its last refunds not booked yet.
     expect(await findCampaignDetail(db, company_id, accepted.campaignId)).toMatchObject({ status: 'completed', refunded: 0.0274 });
-    expect((await new WebhookDeliveryRepository(db).findCampaign(accepted.campaignId))?.refunded).toBe('0.0548');
+    expect((await new CampaignWebhookEvents(db).findCampaign(accepted.campaignId))?.refunded).toBe('0.0548');
 
     const refunds = new MessageRefundService(db);
     await refunds.refund(twoParts);
@@ -215,7 +215,7 @@ describe('campaign views (PostgreSQL)', () => {
       campaign_id: accepted.campaignId,
       refunded: 0.0548,
     });
-    expect((await new WebhookDeliveryRepository(db).findCampaign(accepted.campaignId))?.refunded).toBe('0.0548');
+    expect((await new CampaignWebhookEvents(db).findCampaign(accepted.campaignId))?.refunded).toBe('0.0548');
   });
 
   it('shows a campaign only to its company, and reads an id that is not a uuid as not found', async () => {

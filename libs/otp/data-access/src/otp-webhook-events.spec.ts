@@ -1,4 +1,4 @@
-import { buildOtpEvent } from './otp-events';
+import { buildOtpEvent } from './otp-webhook-events';
 
 describe('buildOtpEvent', () => {
   it('describes the verification, never its code', () => {

@@ -1,17 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { openTestDataSource } from '@mp/testing';
 import type { DataSource } from 'typeorm';
-import { createDataSource, runMigrations } from '../data-source';
 import { WebhookDeliveryRepository, type NewWebhookDelivery } from './webhook-delivery.repository';
-
-// libs/testing depends on this library, so the run's database is opened here directly.
-async function openDatabase(): Promise<DataSource> {
-  const url = process.env['DATABASE_URL'];
-  if (!url || !process.env['MP_TEST_RUN']) throw new Error('needs the integration global setup');
-  const db = createDataSource({ url, applicationName: 'webhook-delivery-test', poolSize: 10 });
-  await db.initialize();
-  await runMigrations(db);
-  return db;
-}
 
 describe('WebhookDeliveryRepository (PostgreSQL)', () => {
   let db: DataSource;
@@ -44,7 +34,7 @@ describe('WebhookDeliveryRepository (PostgreSQL)', () => {
   });
 
   beforeAll(async () => {
-    db = await openDatabase();
+    db = await openTestDataSource('webhook-delivery-test');
     repository = new WebhookDeliveryRepository(db);
     const [company] = await db.query(`INSERT INTO companies (name, webhook_secret) VALUES ('Hooks', $1) RETURNING id`, [
       `whsec_${randomBytes(32).toString('base64')}`,
@@ -116,22 +106,6 @@ describe('WebhookDeliveryRepository (PostgreSQL)', () => {
     } finally {
       companyId = saved;
     }
-  });
-
-  it('reads the message an event is about', async () => {
-    const id = await newMessage(null);
-    expect(await repository.findMessage(id)).toEqual({
-      id,
-      companyId,
-      webhookUrl: null,
-      recipient: '+33612345678',
-      reference: 'ref-1',
-      errorCode: '001',
-      errorReason: null,
-      parts: 2,
-      status: 'undelivered',
-    });
-    expect(await repository.findMessage(randomUUID())).toBeNull();
   });
 
   it('refuses a delivery status the schema does not know, and an attempt of an unknown delivery', async () => {

@@ -46,61 +46,15 @@ export interface WebhookAttempt {
 /** What an attempt leaves the delivery as; `pending` needs the delay before the next attempt. */
 export type WebhookAttemptOutcome = { status: 'delivered' | 'dead' } | { status: 'pending'; retryDelayMs: number };
 
-/** A message as its webhook events describe it. */
-export interface MessageForWebhook {
-  id: string;
-  companyId: string;
-  webhookUrl: string | null;
-  recipient: string;
-  reference: string | null;
-  errorCode: string | null;
-  errorReason: string | null;
-  parts: number;
-  status: string;
-}
-
-export interface CampaignForWebhook {
-  id: string;
-  companyId: string;
-  webhookUrl: string | null;
-  reference: string | null;
-  totalRecipients: number;
-  accepted: number;
-  failed: number;
-  /** numeric(20,4) as PostgreSQL writes it. */
-  totalCost: string;
-  /**
-   * numeric(20,4): the batches cancelled before they started, and every part of its messages that
-   * never reached a carrier. The billing app books the refund of those parts from the same final
-   * states, possibly a moment after the campaign completes, so this is what the campaign is
-   * refunded in the end, not only what was booked when it was read.
-   */
-  refunded: string;
-  /** Messages by status. */
-  states: Record<string, number>;
-  /** Recipients of cancelled batches. */
-  cancelled: number;
-}
-
-export interface OtpForWebhook {
-  id: string;
-  companyId: string;
-  /** The message that carries its current code: deliveries are unique per (message, event). */
-  messageId: string;
-  appid: string;
-  webhookUrl: string | null;
-  recipient: string;
-  channel: string;
-  status: string;
-  expiresAt: Date;
-  verifiedAt: Date | null;
-}
-
 const DELIVERY_COLUMNS = `d.id, d.company_id, d.message_id, d.event_type, d.url, d.payload, d.status, d.attempts,
   d.next_attempt_at, d.last_error, d.created_at, d.delivered_at, d.dead_at`;
 
 type Row = Record<string, unknown>;
 
+/**
+ * Webhook deliveries and their attempts. A delivery's event (its address and body) is made by
+ * the domain the event is about (libs/messaging, libs/otp) and handed over to createIfAbsent.
+ */
 export class WebhookDeliveryRepository {
   constructor(private readonly db: DataSource) {}
 
@@ -125,36 +79,6 @@ export class WebhookDeliveryRepository {
     );
     if (!existing[0]) throw new Error(`webhook delivery for ${campaignId ?? delivery.messageId} ${delivery.eventType} conflicted but is not there`);
     return String(existing[0]['id']);
-  }
-
-  /** A campaign as its completion webhook describes it: totals and each recipient's final state. */
-  async findCampaign(campaignId: string): Promise<CampaignForWebhook | null> {
-    const rows: Row[] = await this.db.query(
-      `SELECT c.id, c.company_id, c.webhook_url, c.reference, c.total_recipients, c.accepted, jsonb_array_length(c.failed_numbers) AS failed,
-         c.total_cost, c.completed_at,
-         c.refunded + (SELECT coalesce(sum(greatest(m.refunded,
-             m.price_per_part * (SELECT count(*) FROM message_parts p WHERE p.message_id = m.id AND p.status = 'failed'))), 0)
-           FROM messages m WHERE m.campaign_id = c.id AND m.status <> 'delivered') AS refunded,
-         (SELECT jsonb_object_agg(status, n) FROM (SELECT status, count(*)::int AS n FROM messages WHERE campaign_id = c.id GROUP BY status) s) AS states,
-         (SELECT coalesce(sum(cardinality(b.recipients)), 0)::int FROM campaign_batches b WHERE b.campaign_id = c.id AND b.status = 'cancelled') AS cancelled
-       FROM campaigns c WHERE c.id = $1`,
-      [campaignId],
-    );
-    const row = rows[0];
-    if (!row) return null;
-    return {
-      id: String(row['id']),
-      companyId: String(row['company_id']),
-      webhookUrl: nullable(row['webhook_url'], String),
-      reference: nullable(row['reference'], String),
-      totalRecipients: Number(row['total_recipients']),
-      accepted: Number(row['accepted']),
-      failed: Number(row['failed']),
-      totalCost: String(row['total_cost']),
-      refunded: String(row['refunded']),
-      states: (row['states'] as Record<string, number> | null) ?? {},
-      cancelled: Number(row['cancelled']),
-    };
   }
 
   /**
@@ -237,50 +161,6 @@ export class WebhookDeliveryRepository {
       responseSnippet: nullable(row['response_snippet'], String),
       attemptedAt: row['attempted_at'] as Date,
     }));
-  }
-
-  /** An OTP as its webhook events describe it, with its application's webhook address (never its code). */
-  async findOtp(otpId: string): Promise<OtpForWebhook | null> {
-    const rows: Row[] = await this.db.query(
-      `SELECT o.id, o.company_id, o.message_id, a.appid, a.settings->>'webhook_url' AS webhook_url, o.recipient, o.channel, o.status,
-         o.expires_at, o.verified_at
-       FROM otps o JOIN applications a ON a.id = o.application_id WHERE o.id = $1`,
-      [otpId],
-    );
-    const row = rows[0];
-    if (!row) return null;
-    return {
-      id: String(row['id']),
-      companyId: String(row['company_id']),
-      messageId: String(row['message_id']),
-      appid: String(row['appid']),
-      webhookUrl: nullable(row['webhook_url'], String),
-      recipient: String(row['recipient']),
-      channel: String(row['channel']),
-      status: String(row['status']),
-      expiresAt: row['expires_at'] as Date,
-      verifiedAt: (row['verified_at'] as Date | null) ?? null,
-    };
-  }
-
-  async findMessage(messageId: string): Promise<MessageForWebhook | null> {
-    const rows: Row[] = await this.db.query(
-      `SELECT id, company_id, webhook_url, recipient, reference, error_code, error_reason, parts, status FROM messages WHERE id = $1`,
-      [messageId],
-    );
-    const row = rows[0];
-    if (!row) return null;
-    return {
-      id: String(row['id']),
-      companyId: String(row['company_id']),
-      webhookUrl: nullable(row['webhook_url'], String),
-      recipient: String(row['recipient']),
-      reference: nullable(row['reference'], String),
-      errorCode: nullable(row['error_code'], String),
-      errorReason: nullable(row['error_reason'], String),
-      parts: Number(row['parts']),
-      status: String(row['status']),
-    };
   }
 }
 

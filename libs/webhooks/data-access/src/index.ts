@@ -1,0 +1,2 @@
+export * from './webhook-delivery.repository';
+export * from './webhooks-data.module';
