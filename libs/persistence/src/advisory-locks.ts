@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
-import { sqlArray, type PreparedOpening } from './opened-transaction';
+import { openingWithLiterals, sqlArray, type PreparedOpening } from './opened-transaction';
 import { queryPrepared } from './prepared-query';
+import { sql, type Sql } from './sql';
 
 /**
  * Takes transaction-scoped advisory locks on these keys, in one statement and in the order of
@@ -10,15 +11,15 @@ import { queryPrepared } from './prepared-query';
  */
 export async function lockKeysInOrder(manager: EntityManager, keys: readonly string[]): Promise<void> {
   if (keys.length === 0) return;
-  await queryPrepared(manager, lockKeysSql('$1::text[]'), [keys]);
+  await queryPrepared(manager, lockKeysSql(sql`${keys}::text[]`));
 }
 
 /** lockKeysInOrder as a statement to open a transaction with (inTransactionOpenedWith). */
 export function lockKeysInOrderOpening(keys: readonly string[]): PreparedOpening {
-  return { text: lockKeysSql('$1::text[]'), args: [sqlArray(keys, 'text')] };
+  return openingWithLiterals(lockKeysSql(sql`${sqlArray(keys, 'text')}::text[]`));
 }
 
-function lockKeysSql(keys: string): string {
-  return `SELECT pg_advisory_xact_lock(locks.value)
+function lockKeysSql(keys: Sql): Sql {
+  return sql`SELECT pg_advisory_xact_lock(locks.value)
      FROM (SELECT DISTINCT hashtextextended(key, 0) AS value FROM unnest(${keys}) AS key ORDER BY value OFFSET 0) locks`;
 }

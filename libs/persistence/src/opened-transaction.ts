@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { statementName } from './prepared-query';
+import type { Sql } from './sql';
 import { quoteLiteral } from './sql-literal';
 
 interface SimpleQueryClient {
@@ -107,6 +108,14 @@ async function onConnection<T>(
   } finally {
     await runner.release();
   }
+}
+
+/**
+ * A statement made with `sql` whose values are already SQL literals (sqlLiteral, sqlArray) as an
+ * opening: its parameters are EXECUTE's arguments as they are.
+ */
+export function openingWithLiterals(statement: Sql): PreparedOpening {
+  return { text: statement.text, args: statement.values as string[] };
 }
 
 /** A statement with its driver values as an opening: the values written as literals. */

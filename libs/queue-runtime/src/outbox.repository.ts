@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { queryPrepared } from '@mp/persistence';
+import { queryPrepared, sql, unnest, type Sql } from '@mp/persistence';
 
 export interface OutboxJob {
   queue: string;
@@ -25,8 +25,7 @@ export class OutboxRepository {
   /** Inserts jobs; a job id already in the outbox is skipped (the job exists already). */
   async insertMany(manager: EntityManager, jobs: readonly OutboxJob[]): Promise<string[]> {
     if (jobs.length === 0) return [];
-    const { sql, params } = outboxRows(jobs, 1);
-    const rows = await queryPrepared<{ id: string }>(manager, sql, params);
+    const rows = await queryPrepared<{ id: string }>(manager, outboxRows(jobs));
     return rows.map((row) => String(row.id));
   }
 
@@ -63,23 +62,20 @@ export class OutboxRepository {
 }
 
 /**
- * The INSERT of outbox jobs with parameters from `$first` on, answering the ids inserted; a job id
- * already in the outbox is skipped. Other repositories put it in their own statements.
+ * The INSERT of outbox jobs, answering the ids inserted; a job id already in the outbox is
+ * skipped. Other repositories put it in their own statements (a CTE), so that the jobs are
+ * committed with the rows they act on.
  */
-export function outboxRows(jobs: readonly OutboxJob[], first: number): { sql: string; params: unknown[] } {
-  const $ = (i: number) => `$${first + i}`;
-  return {
-    sql: `INSERT INTO outbox (queue, job_name, job_id, data, not_before, priority)
-          SELECT * FROM unnest(${$(0)}::text[], ${$(1)}::text[], ${$(2)}::text[], ${$(3)}::jsonb[], ${$(4)}::timestamptz[], ${$(5)}::integer[])
+export function outboxRows(jobs: readonly OutboxJob[]): Sql {
+  return sql`INSERT INTO outbox (queue, job_name, job_id, data, not_before, priority)
+          SELECT * FROM ${unnest([
+            [jobs.map((j) => j.queue), 'text'],
+            [jobs.map((j) => j.jobName), 'text'],
+            [jobs.map((j) => j.jobId), 'text'],
+            [jobs.map((j) => JSON.stringify(j.data)), 'jsonb'],
+            [jobs.map((j) => j.notBefore.toISOString()), 'timestamptz'],
+            [jobs.map((j) => j.priority), 'integer'],
+          ])}
           ON CONFLICT (job_id) DO NOTHING
-          RETURNING id`,
-    params: [
-      jobs.map((j) => j.queue),
-      jobs.map((j) => j.jobName),
-      jobs.map((j) => j.jobId),
-      jobs.map((j) => JSON.stringify(j.data)),
-      jobs.map((j) => j.notBefore.toISOString()),
-      jobs.map((j) => j.priority),
-    ],
-  };
+          RETURNING id`;
 }

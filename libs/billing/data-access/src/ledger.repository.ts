@@ -1,7 +1,7 @@
 import { balancesAfterEach, formatMoney, Money, parseMoney, totalsByCompany } from '@mp/billing-domain';
 import { QueryFailedError } from 'typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { queryPrepared, type LedgerKind } from '@mp/persistence';
+import { empty, join, queryPrepared, raw, sql, unnest, type LedgerKind, type Sql } from '@mp/persistence';
 
 export class InsufficientBalanceError extends Error {
   constructor(readonly balance: Money) {
@@ -50,13 +50,13 @@ export interface DecidedCharge {
 }
 
 /**
- * A scalar sub-select for a bigger statement: the balances of the companies in parameter
- * `$param` (a uuid[]) as a JSON array of [company id, balance], in company order, their rows
- * locked in that order when `lock`. Read it back with balancesFromJson.
+ * A scalar sub-select for a bigger statement: the balances of these companies (a uuid[]: the ids,
+ * or a fragment that gives them) as a JSON array of [company id, balance], in company order, their
+ * rows locked in that order when `lock`. Read it back with balancesFromJson.
  */
-export function balancesJson(param: number, options: { lock: boolean }): string {
-  return `(SELECT json_agg(json_build_array(company_id, balance::text) ORDER BY company_id)
-           FROM (SELECT company_id, balance FROM balances WHERE company_id = ANY($${param}::uuid[]) ORDER BY company_id${options.lock ? ' FOR UPDATE' : ''}) b)`;
+export function balancesJson(companyIds: readonly string[] | Sql, options: { lock: boolean }): Sql {
+  return sql`(SELECT json_agg(json_build_array(company_id, balance::text) ORDER BY company_id)
+           FROM (SELECT company_id, balance FROM balances WHERE company_id = ANY(${companyIds}::uuid[]) ORDER BY company_id${options.lock ? raw(' FOR UPDATE') : empty}) b)`;
 }
 
 /** What balancesJson selected, by company. */
@@ -83,34 +83,36 @@ export interface GroupCharge {
  *
  * The statement fails, and so writes nothing at all, when a balance does not cover its
  * charges (the balances' CHECK) or a company has no balance row (the entries' balance_after is
- * then NULL); isUncoveredCharge tells those from other errors. Parameters start at `first`.
+ * then NULL); isUncoveredCharge tells those from other errors.
  */
-export function chargeCtes(first: number, charges: readonly GroupCharge[]): { ctes: string[]; params: unknown[] } {
+export function chargeCtes(charges: readonly GroupCharge[]): Sql {
   const totals = totalsByCompany(charges);
   const later = balancesAfterEach(charges, new Map([...totals.keys()].map((companyId) => [companyId, 0n])));
-  const $ = (i: number) => `$${first + i}`;
-  return {
-    ctes: [
-      `charged AS (
+  const moved = unnest([
+    [[...totals.keys()], 'uuid'],
+    [[...totals.values()].map(formatMoney), 'numeric'],
+  ]);
+  const entries = unnest([
+    [charges.map((c) => c.companyId), 'uuid'],
+    [charges.map((c) => formatMoney(-c.amount)), 'numeric'],
+    [later.map(formatMoney), 'numeric'],
+    [charges.map((c) => c.reference), 'text'],
+  ]);
+  return join(
+    [
+      sql`charged AS (
          UPDATE balances b SET balance = b.balance - v.total, updated_at = now()
-         FROM unnest(${$(0)}::uuid[], ${$(1)}::numeric[]) AS v(company_id, total) WHERE b.company_id = v.company_id
+         FROM ${moved} AS v(company_id, total) WHERE b.company_id = v.company_id
          RETURNING b.company_id, b.balance)`,
-      `charge_entries AS (
+      sql`charge_entries AS (
          INSERT INTO ledger_entries (company_id, kind, amount, balance_after, reference)
          SELECT e.company_id, 'charge', e.amount, c.balance + e.later, e.reference
-         FROM unnest(${$(2)}::uuid[], ${$(3)}::numeric[], ${$(4)}::numeric[], ${$(5)}::text[]) WITH ORDINALITY AS e(company_id, amount, later, reference, position)
+         FROM ${entries} WITH ORDINALITY AS e(company_id, amount, later, reference, position)
          LEFT JOIN charged c ON c.company_id = e.company_id
          ORDER BY e.position)`,
     ],
-    params: [
-      [...totals.keys()],
-      [...totals.values()].map(formatMoney),
-      charges.map((c) => c.companyId),
-      charges.map((c) => formatMoney(-c.amount)),
-      later.map(formatMoney),
-      charges.map((c) => c.reference),
-    ],
-  };
+    ', ',
+  );
 }
 
 const CHECK_VIOLATION = '23514';

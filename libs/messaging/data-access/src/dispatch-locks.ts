@@ -1,4 +1,4 @@
-import { lockKeysInOrderOpening, sqlArray, type Opening } from '@mp/persistence';
+import { lockKeysInOrderOpening, openingWithLiterals, sql, sqlArray, type Opening, type Sql } from '@mp/persistence';
 import type { EntityManager } from 'typeorm';
 
 /*
@@ -40,14 +40,15 @@ export async function lockMessages(manager: EntityManager, messageIds: readonly 
  */
 export async function lockMultipartMessages(manager: EntityManager, messageIds: readonly string[]): Promise<void> {
   if (messageIds.length === 0) return;
-  await manager.query(lockMultipartSql('$1::uuid[]'), [[...new Set(messageIds)]]);
+  const statement = lockMultipartSql(sql`${[...new Set(messageIds)]}::uuid[]`);
+  await manager.query(statement.text, statement.values);
 }
 
 /** lockMultipartMessages as a statement to open the transaction with, after carrierIdLocks. */
 export function multipartMessageLocks(messageIds: readonly string[]): Opening[] {
-  return messageIds.length === 0 ? [] : [{ text: lockMultipartSql('$1::uuid[]'), args: [sqlArray([...new Set(messageIds)], 'uuid')] }];
+  return messageIds.length === 0 ? [] : [openingWithLiterals(lockMultipartSql(sql`${sqlArray([...new Set(messageIds)], 'uuid')}::uuid[]`))];
 }
 
-function lockMultipartSql(ids: string): string {
-  return `SELECT id FROM messages WHERE id = ANY(${ids}) AND parts > 1 ORDER BY id FOR UPDATE`;
+function lockMultipartSql(ids: Sql): Sql {
+  return sql`SELECT id FROM messages WHERE id = ANY(${ids}) AND parts > 1 ORDER BY id FOR UPDATE`;
 }

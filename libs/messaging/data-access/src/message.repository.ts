@@ -1,6 +1,6 @@
 import { balancesFromJson, chargeCtes, type GroupCharge } from '@mp/billing';
 import { formatMoney, type Money } from '@mp/billing-domain';
-import { queryPrepared } from '@mp/persistence';
+import { join, queryPrepared, sql, unnest, type Sql } from '@mp/persistence';
 import { outboxRows, type OutboxJob } from '@mp/queue-runtime';
 import type { DataSource, EntityManager } from 'typeorm';
 
@@ -47,13 +47,8 @@ export interface NewMessage {
 /** Rows per statement: bounds the size of one statement's arrays. */
 const CHUNK = 5_000;
 
-interface Statement {
-  sql: string;
-  params: unknown[];
-}
-
-/** More inserts for insertWithJobs' statement: `name AS (INSERT …)` CTEs whose parameters start at `first`. */
-export type AlsoInserted = (first: number) => { ctes: string[]; params: unknown[] };
+/** More inserts for insertWithJobs' statement: `name AS (INSERT …)` CTEs, joined by commas. */
+export type AlsoInserted = Sql;
 
 export class MessageRepository {
   constructor(private readonly db: DataSource) {}
@@ -62,22 +57,18 @@ export class MessageRepository {
   async insertMany(manager: EntityManager, messages: readonly NewMessage[]): Promise<void> {
     for (let start = 0; start < messages.length; start += CHUNK) {
       const chunk = messages.slice(start, start + CHUNK);
-      const rows = messageRows(chunk, 1);
-      const parts = partRows(chunk, 1 + rows.params.length);
       // Prepared: a campaign inserts its messages with this one statement, batch after batch.
-      await queryPrepared(manager, `WITH m AS (${rows.sql}) ${parts.sql}`, [...rows.params, ...parts.params]);
+      await queryPrepared(manager, sql`WITH m AS (${messageRows(chunk)}) ${partRows(chunk)}`);
     }
   }
 
   /**
    * Inserts messages, their parts and the outbox jobs that will dispatch them in ONE statement (one
-   * round trip: acceptance is latency-bound), with the caller's own inserts (`also`: more CTEs,
-   * numbering their parameters from the one given) in the same statement. Returns the ids of the
-   * outbox rows inserted.
+   * round trip: acceptance is latency-bound), with the caller's own inserts (`also`: more CTEs)
+   * in the same statement. Returns the ids of the outbox rows inserted.
    */
   async insertWithJobs(manager: EntityManager, messages: readonly NewMessage[], jobs: readonly OutboxJob[], also?: AlsoInserted): Promise<string[]> {
-    const { ctes, params, outbox } = insertStatements(messages, jobs, also);
-    const inserted = await queryPrepared<{ id: string }>(manager, `WITH ${ctes} ${outbox.sql}`, [...params, ...outbox.params]);
+    const inserted = await queryPrepared<{ id: string }>(manager, sql`WITH ${insertCtes(messages, also)} ${outboxRows(jobs)}`);
     return inserted.map((row) => String(row.id));
   }
 
@@ -95,7 +86,7 @@ export class MessageRepository {
     also?: AlsoInserted,
   ): Promise<InsertedAndCharged> {
     const statement = insertWithJobsChargingStatement(messages, jobs, charges, also);
-    const [row] = await queryPrepared<Record<string, unknown>>(manager, statement.text, statement.values);
+    const [row] = await queryPrepared<Record<string, unknown>>(manager, statement);
     return statement.read(row);
   }
 
@@ -121,12 +112,11 @@ export function insertWithJobsChargingStatement(
   charges: readonly GroupCharge[],
   also?: AlsoInserted,
 ): { text: string; values: unknown[]; read: (row: Record<string, unknown> | undefined) => InsertedAndCharged } {
-  const { ctes, params, outbox } = insertStatements(messages, jobs, also);
-  const charging = chargeCtes(1 + params.length + outbox.params.length, charges);
+  const statement = sql`WITH ${insertCtes(messages, also)}, ob AS (${outboxRows(jobs)}), ${chargeCtes(charges)}
+       SELECT ARRAY(SELECT id FROM ob) AS ids, (SELECT json_agg(json_build_array(company_id, balance::text)) FROM charged) AS balances`;
   return {
-    text: `WITH ${ctes}, ob AS (${outbox.sql}), ${charging.ctes.join(', ')}
-       SELECT ARRAY(SELECT id FROM ob) AS ids, (SELECT json_agg(json_build_array(company_id, balance::text)) FROM charged) AS balances`,
-    values: [...params, ...outbox.params, ...charging.params],
+    text: statement.text,
+    values: statement.values,
     read: (row) => ({
       outboxIds: ((row?.['ids'] as unknown[] | null) ?? []).map(String),
       balances: balancesFromJson((row?.['balances'] as [string, string][] | null) ?? null),
@@ -134,57 +124,41 @@ export function insertWithJobsChargingStatement(
   };
 }
 
-/** The CTEs of insertWithJobs (messages, parts, the caller's) and its outbox insert, numbered from $1. */
-function insertStatements(messages: readonly NewMessage[], jobs: readonly OutboxJob[], also?: AlsoInserted): { ctes: string; params: unknown[]; outbox: Statement } {
-  const rows = messageRows(messages, 1);
-  const parts = partRows(messages, 1 + rows.params.length);
-  const extra = also?.(1 + rows.params.length + parts.params.length) ?? { ctes: [], params: [] };
-  const params = [...rows.params, ...parts.params, ...extra.params];
-  return { ctes: [`m AS (${rows.sql})`, `p AS (${parts.sql})`, ...extra.ctes].join(', '), params, outbox: outboxRows(jobs, 1 + params.length) };
+/** The CTEs of insertWithJobs: the messages, their parts, and the caller's. */
+function insertCtes(messages: readonly NewMessage[], also?: AlsoInserted): Sql {
+  return join([sql`m AS (${messageRows(messages)})`, sql`p AS (${partRows(messages)})`, ...(also ? [also] : [])], ', ');
 }
 
-/** `$first, $first+1, …` cast to these types, for `unnest`. */
-function unnestOf(first: number, types: readonly string[]): string {
-  return `unnest(${types.map((type, i) => `$${first + i}::${type}[]`).join(', ')})`;
-}
-
-function messageRows(messages: readonly NewMessage[], first: number): Statement {
-  const column = <T>(pick: (m: NewMessage) => T): T[] => messages.map(pick);
-  const types = [
-    ...['uuid', 'uuid', 'uuid', 'text', 'text', 'text', 'text', 'text', 'smallint', 'numeric', 'numeric', 'text', 'text', 'text', 'timestamptz'],
-    ...['text', 'uuid', 'boolean', 'uuid', 'uuid', 'integer'],
-  ];
-  return {
-    sql: `INSERT INTO messages (id, company_id, request_id, route, sender, recipient, body, encoding, parts,
+function messageRows(messages: readonly NewMessage[]): Sql {
+  const column = <T>(pick: (m: NewMessage) => T, type: string): [T[], string] => [messages.map(pick), type];
+  return sql`INSERT INTO messages (id, company_id, request_id, route, sender, recipient, body, encoding, parts,
             price_per_part, cost, reference, webhook_url, status, scheduled_at, channel, otp_id, body_sealed, campaign_id, batch_id, batch_index)
-          SELECT * FROM ${unnestOf(first, types)}`,
-    params: [
-      column((m) => m.id),
-      column((m) => m.companyId),
-      column((m) => m.requestId),
-      column((m) => m.route),
-      column((m) => m.sender),
-      column((m) => m.recipient),
-      column((m) => m.body),
-      column((m) => m.encoding),
-      column((m) => m.parts),
-      column((m) => formatMoney(m.pricePerPart)),
-      column((m) => formatMoney(m.cost)),
-      column((m) => m.reference),
-      column((m) => m.webhookUrl),
-      column((m) => m.status),
-      column((m) => m.scheduledAt?.toISOString() ?? null),
-      column((m) => m.channel ?? 'sms'),
-      column((m) => m.otpId ?? null),
-      column((m) => m.bodySealed ?? false),
-      column((m) => m.campaignId ?? null),
-      column((m) => m.batchId ?? null),
-      column((m) => m.batchIndex ?? null),
-    ],
-  };
+          SELECT * FROM ${unnest([
+            column((m) => m.id, 'uuid'),
+            column((m) => m.companyId, 'uuid'),
+            column((m) => m.requestId, 'uuid'),
+            column((m) => m.route, 'text'),
+            column((m) => m.sender, 'text'),
+            column((m) => m.recipient, 'text'),
+            column((m) => m.body, 'text'),
+            column((m) => m.encoding, 'text'),
+            column((m) => m.parts, 'smallint'),
+            column((m) => formatMoney(m.pricePerPart), 'numeric'),
+            column((m) => formatMoney(m.cost), 'numeric'),
+            column((m) => m.reference, 'text'),
+            column((m) => m.webhookUrl, 'text'),
+            column((m) => m.status, 'text'),
+            column((m) => m.scheduledAt?.toISOString() ?? null, 'timestamptz'),
+            column((m) => m.channel ?? 'sms', 'text'),
+            column((m) => m.otpId ?? null, 'uuid'),
+            column((m) => m.bodySealed ?? false, 'boolean'),
+            column((m) => m.campaignId ?? null, 'uuid'),
+            column((m) => m.batchId ?? null, 'uuid'),
+            column((m) => m.batchIndex ?? null, 'integer'),
+          ])}`;
 }
 
-function partRows(messages: readonly NewMessage[], first: number): Statement {
+function partRows(messages: readonly NewMessage[]): Sql {
   const ids: string[] = [];
   const indexes: number[] = [];
   const references: number[] = [];
@@ -195,8 +169,9 @@ function partRows(messages: readonly NewMessage[], first: number): Statement {
       references.push(reference);
     });
   }
-  return {
-    sql: `INSERT INTO message_parts (message_id, part_index, user_message_reference) SELECT * FROM ${unnestOf(first, ['uuid', 'smallint', 'integer'])}`,
-    params: [ids, indexes, references],
-  };
+  return sql`INSERT INTO message_parts (message_id, part_index, user_message_reference) SELECT * FROM ${unnest([
+    [ids, 'uuid'],
+    [indexes, 'smallint'],
+    [references, 'integer'],
+  ])}`;
 }

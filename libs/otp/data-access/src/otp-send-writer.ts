@@ -6,15 +6,21 @@ import { blockLookbackStart, blockUntil, retryAfterSeconds, type OtpChannel } fr
 import {
   inOneRoundTrip,
   inTransactionOpenedWith,
+  join,
   openingOf,
+  openingWithLiterals,
   lockKeysInOrder,
   lockKeysInOrderOpening,
   GENERIC_PLANS,
   queryPrepared,
+  raw,
+  sql,
   sqlArray,
   sqlLiteral,
+  unnest,
   type Opening,
   type PreparedOpening,
+  type Sql,
 } from '@mp/persistence';
 import type { OutboxJob } from '@mp/queue-runtime';
 import { QueryFailedError, type DataSource, type EntityManager } from 'typeorm';
@@ -96,11 +102,9 @@ const INVALID_TEXT_REPRESENTATION = '22P02';
  * planner could fold).
  */
 function noRecentWrongCodes(sends: readonly PreparedOtp[]): PreparedOpening {
-  return {
-    text: `SELECT CASE WHEN failures IS NOT NULL THEN ('${RECENT_WRONG_CODES}: ' || json_array_length(failures))::int END AS refused
-           FROM (SELECT ${recentFailuresSql('$1::uuid[]', '$2::text[]', '$3::timestamptz')} AS failures) f`,
-    args: failureArgs(sends),
-  };
+  const refusal = raw(`'${RECENT_WRONG_CODES}: '`);
+  return openingWithLiterals(sql`SELECT CASE WHEN failures IS NOT NULL THEN (${refusal} || json_array_length(failures))::int END AS refused
+           FROM (SELECT ${recentFailuresOf(sends)} AS failures) f`);
 }
 
 function hasRecentWrongCodes(error: unknown): boolean {
@@ -108,8 +112,13 @@ function hasRecentWrongCodes(error: unknown): boolean {
   return driverError?.code === INVALID_TEXT_REPRESENTATION && String(driverError.message).includes(RECENT_WRONG_CODES);
 }
 
-function failureArgs(sends: readonly PreparedOtp[]): string[] {
-  return [sqlArray(sends.map((s) => s.applicationId), 'uuid'), sqlArray(sends.map((s) => s.recipient), 'text'), sqlLiteral(blockLookbackStart(sends[0].sentAt))];
+/** recentFailures of the group, its values written as literals, for a statement that opens a transaction. */
+function recentFailuresOf(sends: readonly PreparedOtp[]): Sql {
+  return recentFailures(
+    sql`${sqlArray(sends.map((s) => s.applicationId), 'uuid')}::uuid[]`,
+    sql`${sqlArray(sends.map((s) => s.recipient), 'text')}::text[]`,
+    sql`${sqlLiteral(blockLookbackStart(sends[0].sentAt))}::timestamptz`,
+  );
 }
 
 /** The group in two round trips: the wrong codes read after the locks, the blocked sends left out. */
@@ -117,7 +126,7 @@ async function writeAllCharged(db: DataSource, sends: readonly PreparedOtp[]): P
   const opening: Opening[] = [
     GENERIC_PLANS,
     lockKeysInOrderOpening(sends.map(lockKeyOf)),
-    { text: `SELECT ${recentFailuresSql('$1::uuid[]', '$2::text[]', '$3::timestamptz')} AS failures`, args: failureArgs(sends) },
+    openingWithLiterals(sql`SELECT ${recentFailuresOf(sends)} AS failures`),
   ];
   // The insert and the charges travel with the COMMIT: the balance row is locked only until it.
   return inTransactionOpenedWith(db, opening, async (_, [, , read], commitWith) => {
@@ -166,8 +175,8 @@ function lockKeyOf(send: PreparedOtp): string {
 type FailureRow = [string, string, string];
 
 /** A scalar sub-select: the recent wrong codes of these recipients (arrays of applications and numbers, in pairs) as FailureRows. */
-function recentFailuresSql(applicationIds: string, recipients: string, since: string): string {
-  return `(SELECT json_agg(json_build_array(a.application_id, a.recipient, a.created_at)) FROM otp_attempts a
+function recentFailures(applicationIds: Sql, recipients: Sql, since: Sql): Sql {
+  return sql`(SELECT json_agg(json_build_array(a.application_id, a.recipient, a.created_at)) FROM otp_attempts a
              JOIN unnest(${applicationIds}, ${recipients}) AS r(application_id, recipient) ON a.application_id = r.application_id AND a.recipient = r.recipient
              WHERE a.outcome = 'invalid_code' AND a.created_at >= ${since})`;
 }
@@ -194,10 +203,14 @@ function blockedSends(sends: readonly PreparedOtp[], rows: readonly FailureRow[]
 async function lockAndRead(manager: EntityManager, sends: readonly PreparedOtp[]): Promise<{ blocked: Map<string, OtpBlockedError>; balances: Map<string, Money> }> {
   await lockKeysInOrder(manager, sends.map(lockKeyOf));
   const companies = [...new Set(sends.map((send) => send.companyId))].sort();
+  const failures = recentFailures(
+    sql`${sends.map((s) => s.applicationId)}::uuid[]`,
+    sql`${sends.map((s) => s.recipient)}::text[]`,
+    sql`${blockLookbackStart(sends[0].sentAt)}`,
+  );
   const [row] = await queryPrepared<{ failures: FailureRow[] | null; balances: [string, string][] | null }>(
     manager,
-    `SELECT ${recentFailuresSql('$1::uuid[]', '$2::text[]', '$3')} AS failures, ${balancesJson(4, { lock: true })} AS balances`,
-    [sends.map((s) => s.applicationId), sends.map((s) => s.recipient), blockLookbackStart(sends[0].sentAt), companies],
+    sql`SELECT ${failures} AS failures, ${balancesJson(companies, { lock: true })} AS balances`,
   );
   return { blocked: blockedSends(sends, row?.failures ?? null), balances: balancesFromJson(row?.balances ?? null) };
 }
@@ -211,33 +224,42 @@ async function insertOtps<R extends { outboxIds: string[] }>(
     sends.map((send) => ({ channel: send.channel, messageId: send.message.id })),
     sends[0].sentAt,
   );
-  const column = <T>(pick: (send: PreparedOtp) => T): T[] => sends.map(pick);
-  const otpRows = (first: number) => {
-    const $ = (i: number) => `$${first + i}`;
-    const types = ['uuid', 'uuid', 'uuid', 'text', 'text', 'text', 'text', 'smallint', 'text', 'timestamptz', 'timestamptz', 'uuid', 'numeric', 'text', 'jsonb', 'smallint'];
-    return {
-      ctes: [
-        `o AS (
+  const column = <T>(pick: (send: PreparedOtp) => T, type: string): [T[], string] => [sends.map(pick), type];
+  const otps = unnest([
+    column((s) => s.id, 'uuid'),
+    column((s) => s.companyId, 'uuid'),
+    column((s) => s.applicationId, 'uuid'),
+    column((s) => s.recipient, 'text'),
+    column((s) => s.channel, 'text'),
+    column((s) => s.sender, 'text'),
+    column((s) => s.lang, 'text'),
+    column((s) => s.codeLength, 'smallint'),
+    column((s) => s.codeHash, 'text'),
+    column((s) => s.expiresAt.toISOString(), 'timestamptz'),
+    column((s) => s.sentAt.toISOString(), 'timestamptz'),
+    column((s) => s.message.id, 'uuid'),
+    column((s) => formatMoney(s.message.cost), 'numeric'),
+    column((s) => s.templateText, 'text'),
+    column((s) => JSON.stringify(s.customVars), 'jsonb'),
+    column((s) => s.expiryMinutes, 'smallint'),
+  ]);
+  const otpRows = join(
+    [
+      sql`o AS (
            INSERT INTO otps (id, company_id, application_id, recipient, channel, sender, lang, code_length, code_hash, expires_at,
              last_sent_at, message_id, cost, template_text, custom_vars, expiry_minutes, created_at)
            SELECT id, company_id, application_id, recipient, channel, sender, lang, code_length, code_hash, expires_at,
              sent_at, message_id, cost, template_text, custom_vars, expiry_minutes, sent_at
-           FROM unnest(${types.map((type, i) => `${$(i)}::${type}[]`).join(', ')})
+           FROM ${otps}
              AS t(id, company_id, application_id, recipient, channel, sender, lang, code_length, code_hash, expires_at, sent_at, message_id,
                cost, template_text, custom_vars, expiry_minutes)
            RETURNING id, company_id, application_id, recipient, channel, created_at)`,
-        `e AS (
+      sql`e AS (
            INSERT INTO otp_events (otp_id, company_id, application_id, recipient, event, detail, created_at)
            SELECT id, company_id, application_id, recipient, 'sent', jsonb_build_object('channel', channel), created_at FROM o)`,
-      ],
-      params: [
-        column((s) => s.id), column((s) => s.companyId), column((s) => s.applicationId), column((s) => s.recipient), column((s) => s.channel),
-        column((s) => s.sender), column((s) => s.lang), column((s) => s.codeLength), column((s) => s.codeHash), column((s) => s.expiresAt.toISOString()),
-        column((s) => s.sentAt.toISOString()), column((s) => s.message.id), column((s) => formatMoney(s.message.cost)), column((s) => s.templateText),
-        column((s) => JSON.stringify(s.customVars)), column((s) => s.expiryMinutes),
-      ],
-    };
-  };
+    ],
+    ', ',
+  );
   const inserted = await insert(sends.map((send) => send.message), jobs, otpRows);
   return { ...inserted, outbox: { ids: inserted.outboxIds, jobs } };
 }

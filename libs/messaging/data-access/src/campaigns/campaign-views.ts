@@ -1,4 +1,5 @@
 import { moneyToJson, parseMoney, type Money } from '@mp/billing-domain';
+import { raw, sql } from '@mp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { completeFinishedCampaigns } from './campaign-completion';
 
@@ -205,14 +206,14 @@ export type CampaignListFilter = { status: CampaignStatus | null; reference: str
 /** GET /sms/campaigns: newest first. Completions are recorded first, so `status=completed` finds them. */
 export async function listCampaignViews(db: DataSource, companyId: string, filter: CampaignListFilter, page: PageRequest): Promise<Page<CampaignView>> {
   await settleCompletedCampaigns(db, companyId);
-  const where = `company_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR reference = $3)`;
-  const params = [companyId, filter.status, filter.reference];
+  const where = sql`company_id = ${companyId} AND (${filter.status}::text IS NULL OR status = ${filter.status})
+    AND (${filter.reference}::text IS NULL OR reference = ${filter.reference})`;
+  const count = sql`SELECT count(*)::int AS total FROM campaigns WHERE ${where}`;
+  const listed = sql`SELECT ${raw(CAMPAIGN_COLUMNS)} FROM campaigns WHERE ${where} ORDER BY created_at DESC, id DESC
+    LIMIT ${page.limit} OFFSET ${(page.page - 1) * page.limit}`;
   const found = await db.transaction('REPEATABLE READ', async (manager) => {
-    const [{ total }]: { total: number }[] = await manager.query(`SELECT count(*)::int AS total FROM campaigns WHERE ${where}`, params);
-    const rows: CampaignRow[] = await manager.query(
-      `SELECT ${CAMPAIGN_COLUMNS} FROM campaigns WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
-      [...params, page.limit, (page.page - 1) * page.limit],
-    );
+    const [{ total }]: { total: number }[] = await manager.query(count.text, count.values);
+    const rows: CampaignRow[] = await manager.query(listed.text, listed.values);
     return { total, rows, tallies: rows.length > 0 ? await tallies(manager, rows.map((r) => r.id)) : [] };
   });
   const items = found.rows.map((row) => campaignView(row, found.tallies));

@@ -1,5 +1,6 @@
 import { parseMoney, type Money } from '@mp/billing-domain';
 import type { OtpChannel, OtpFailureReason, OtpState } from '@mp/otp-domain';
+import { raw, sql, type Sql } from '@mp/persistence';
 import type { DataSource } from 'typeorm';
 import { isOtpId, pagedQuery, SqlWhere, type CreatedRange, type PageRequest, type Paged } from './sql-where';
 
@@ -57,9 +58,9 @@ const COLUMNS = `o.id, ap.appid, o.recipient, o.channel, s.status, o.sender, o.l
  * The OTPs of a company with their status as of `now` (a pending OTP past its expiry reads as
  * expired even before a verification or the sweeper has updated the row).
  */
-function recordsFrom(where: SqlWhere, now: Date): string {
-  return `otps o JOIN applications ap ON ap.id = o.application_id
-    CROSS JOIN LATERAL (SELECT CASE WHEN o.status = 'pending' AND o.expires_at <= ${where.param(now)}::timestamptz
+function recordsFrom(now: Date): Sql {
+  return sql`otps o JOIN applications ap ON ap.id = o.application_id
+    CROSS JOIN LATERAL (SELECT CASE WHEN o.status = 'pending' AND o.expires_at <= ${now}::timestamptz
       THEN 'expired' ELSE o.status END AS status) s`;
 }
 
@@ -86,23 +87,20 @@ function toRecord(row: OtpRecordRow): OtpRecord {
 /** One OTP of the company, or null (also for an id that is not a uuid). */
 export async function findOtpRecord(db: DataSource, companyId: string, verificationId: string, now: Date): Promise<OtpRecord | null> {
   if (!isOtpId(verificationId)) return null;
-  const where = new SqlWhere();
-  const from = recordsFrom(where, now);
-  where.add('o.company_id =', companyId).add('o.id =', verificationId);
-  const rows: OtpRecordRow[] = await db.query(`SELECT ${COLUMNS} FROM ${from} WHERE ${where.sql}`, where.params);
+  const where = new SqlWhere().add('o.company_id =', companyId).add('o.id =', verificationId);
+  const statement = sql`SELECT ${raw(COLUMNS)} FROM ${recordsFrom(now)} WHERE ${where.clause}`;
+  const rows: OtpRecordRow[] = await db.query(statement.text, statement.values);
   return rows.length === 0 ? null : toRecord(rows[0]);
 }
 
 /** The company's OTPs that match, newest first. */
 export async function listOtpRecords(db: DataSource, companyId: string, filter: OtpRecordFilter, page: PageRequest, now: Date): Promise<Paged<OtpRecord>> {
-  const where = new SqlWhere();
-  const from = recordsFrom(where, now);
-  where
+  const where = new SqlWhere()
     .add('o.company_id =', companyId)
     .addIf('o.application_id =', filter.applicationId)
     .addIf('o.recipient =', filter.recipient)
     .addIf('s.status =', filter.status)
     .addIf('o.channel =', filter.channel)
     .addRange('o.created_at', filter.range);
-  return pagedQuery(db, { columns: COLUMNS, from, where, orderBy: 'o.created_at DESC, o.id DESC', page, map: toRecord });
+  return pagedQuery(db, { columns: COLUMNS, from: recordsFrom(now), where, orderBy: 'o.created_at DESC, o.id DESC', page, map: toRecord });
 }

@@ -1,3 +1,4 @@
+import { join, raw, sql, type Sql } from '@mp/persistence';
 import type { DataSource } from 'typeorm';
 
 /** Rows created in [from, before): either bound may be open. */
@@ -26,20 +27,13 @@ export function isOtpId(text: string): boolean {
   return UUID.test(text);
 }
 
-/** A WHERE clause built from conditions and their numbered parameters. */
+/** A WHERE clause built from conditions and their values (parameters, numbered where the clause is put). */
 export class SqlWhere {
-  readonly params: unknown[] = [];
-  private readonly conditions: string[] = [];
+  private readonly conditions: Sql[] = [];
 
-  /** A parameter placeholder (`$n`) for the value. */
-  param(value: unknown): string {
-    this.params.push(value);
-    return `$${this.params.length}`;
-  }
-
-  /** Adds `<left> $n`, e.g. `add('o.company_id =', id)`. */
+  /** Adds `<left> <value>`, e.g. `add('o.company_id =', id)`; `left` is SQL text, never a value. */
   add(left: string, value: unknown): this {
-    this.conditions.push(`${left} ${this.param(value)}`);
+    this.conditions.push(sql`${raw(left)} ${value}`);
     return this;
   }
 
@@ -52,15 +46,15 @@ export class SqlWhere {
     return this.addIf(`${column} >=`, range.from).addIf(`${column} <`, range.before);
   }
 
-  get sql(): string {
-    return this.conditions.length === 0 ? 'true' : this.conditions.join(' AND ');
+  get clause(): Sql {
+    return this.conditions.length === 0 ? raw('true') : join(this.conditions, ' AND ');
   }
 }
 
 export interface PagedQuery<Row, Item> {
   columns: string;
-  /** FROM ... (joins included); every parameter it uses must be one of `where`'s. */
-  from: string;
+  /** FROM ... (joins included). */
+  from: string | Sql;
   where: SqlWhere;
   orderBy: string;
   page: PageRequest;
@@ -69,16 +63,15 @@ export interface PagedQuery<Row, Item> {
 
 /** One page of rows and the count of all rows that match. */
 export async function pagedQuery<Row, Item>(db: DataSource, query: PagedQuery<Row, Item>): Promise<Paged<Item>> {
-  const { columns, from, where, orderBy, page } = query;
+  const { page } = query;
+  const from = typeof query.from === 'string' ? raw(query.from) : query.from;
+  const where = query.where.clause;
   const offset = (page.page - 1) * page.limit;
-  const n = where.params.length;
-  const [rows, counted] = await Promise.all([
-    db.query(`SELECT ${columns} FROM ${from} WHERE ${where.sql} ORDER BY ${orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`, [
-      ...where.params,
-      page.limit,
-      offset,
-    ]) as Promise<Row[]>,
-    db.query(`SELECT count(*)::int AS total FROM ${from} WHERE ${where.sql}`, where.params) as Promise<{ total: number }[]>,
+  const rows = sql`SELECT ${raw(query.columns)} FROM ${from} WHERE ${where} ORDER BY ${raw(query.orderBy)} LIMIT ${page.limit} OFFSET ${offset}`;
+  const count = sql`SELECT count(*)::int AS total FROM ${from} WHERE ${where}`;
+  const [found, counted] = await Promise.all([
+    db.query(rows.text, rows.values) as Promise<Row[]>,
+    db.query(count.text, count.values) as Promise<{ total: number }[]>,
   ]);
-  return { items: rows.map(query.map), page: page.page, limit: page.limit, total: counted[0].total };
+  return { items: found.map(query.map), page: page.page, limit: page.limit, total: counted[0].total };
 }
