@@ -79,3 +79,15 @@ export function outboxRows(jobs: readonly OutboxJob[]): Sql {
           ON CONFLICT (job_id) DO NOTHING
           RETURNING id`;
 }
+
+/**
+ * The INSERT of outbox jobs that a query of the caller's statement selects (`rows`: queue,
+ * job_name, job_id, data, not_before), for jobs made from rows the same statement writes; a job
+ * id already in the outbox is skipped. Answers `returning` of the rows inserted.
+ */
+export function outboxRowsSelected(rows: Sql, returning: Sql): Sql {
+  return sql`INSERT INTO outbox (queue, job_name, job_id, data, not_before)
+       ${rows}
+       ON CONFLICT (job_id) DO NOTHING
+       RETURNING ${returning}`;
+}

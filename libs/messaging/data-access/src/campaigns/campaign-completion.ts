@@ -1,5 +1,6 @@
+import { sql } from '@mp/persistence';
 import { QueueName } from '@mp/queue-contracts';
-import type { OutboxJob } from '@mp/queue-runtime';
+import { outboxRowsSelected, type OutboxJob } from '@mp/queue-runtime';
 import type { DataSource } from 'typeorm';
 
 /** Message states a campaign may still see change. */
@@ -26,31 +27,32 @@ export async function completeFinishedCampaigns(
   scope: { companyId?: string; campaignId?: string } = {},
 ): Promise<{ completed: number; outbox: { ids: string[]; jobs: OutboxJob[] } }> {
   const scoped = scope.companyId !== undefined || scope.campaignId !== undefined;
-  const rows: { campaign_id: string; outbox_id: string | null; occurred_at: Date }[] = await db.query(
-    `WITH checked AS MATERIALIZED (
+  const companyId = scope.companyId ?? null;
+  const campaignId = scope.campaignId ?? null;
+  const events = outboxRowsSelected(
+    sql`SELECT ${QueueName.DeliveryEvents}, 'campaign.event', 'campaign-completed-' || id,
+         jsonb_build_object('campaignId', id, 'type', 'campaign.completed', 'occurredAt', completed_at), completed_at
+       FROM done WHERE webhook_url IS NOT NULL`,
+    sql`id, (data->>'campaignId')::uuid AS campaign_id`,
+  );
+  const statement = sql`WITH checked AS MATERIALIZED (
        SELECT c.id, c.created_at,
-         NOT EXISTS (SELECT 1 FROM messages m WHERE m.campaign_id = c.id AND m.status = ANY($3::text[])) AS finished
+         NOT EXISTS (SELECT 1 FROM messages m WHERE m.campaign_id = c.id AND m.status = ANY(${CAMPAIGN_NOT_FINAL}::text[])) AS finished
        FROM campaigns c
-       WHERE ($1::uuid IS NULL OR c.company_id = $1) AND ($2::uuid IS NULL OR c.id = $2) AND c.status IN ('queued', 'processing')
-         AND ($5::boolean OR c.completion_check_at IS NULL OR c.completion_check_at <= now())
+       WHERE (${companyId}::uuid IS NULL OR c.company_id = ${companyId}) AND (${campaignId}::uuid IS NULL OR c.id = ${campaignId})
+         AND c.status IN ('queued', 'processing')
+         AND (${scoped}::boolean OR c.completion_check_at IS NULL OR c.completion_check_at <= now())
          AND NOT EXISTS (SELECT 1 FROM campaign_batches b WHERE b.campaign_id = c.id AND b.status NOT IN ('dispatched', 'cancelled'))),
      done AS (
        UPDATE campaigns c SET status = 'completed', completed_at = now()
        FROM checked k WHERE c.id = k.id AND k.finished AND c.status IN ('queued', 'processing')
        RETURNING c.id, c.webhook_url, c.completed_at),
      later AS (
-       UPDATE campaigns c SET completion_check_at = now() + least(make_interval(secs => $6), (now() - k.created_at) / 10)
-       FROM checked k WHERE c.id = k.id AND NOT k.finished AND NOT $5::boolean),
-     told AS (
-       INSERT INTO outbox (queue, job_name, job_id, data, not_before)
-       SELECT $4, 'campaign.event', 'campaign-completed-' || id,
-         jsonb_build_object('campaignId', id, 'type', 'campaign.completed', 'occurredAt', completed_at), completed_at
-       FROM done WHERE webhook_url IS NOT NULL
-       ON CONFLICT (job_id) DO NOTHING
-       RETURNING id, (data->>'campaignId')::uuid AS campaign_id)
-     SELECT d.id AS campaign_id, t.id AS outbox_id, d.completed_at AS occurred_at FROM done d LEFT JOIN told t ON t.campaign_id = d.id`,
-    [scope.companyId ?? null, scope.campaignId ?? null, CAMPAIGN_NOT_FINAL, QueueName.DeliveryEvents, scoped, COMPLETION_CHECK_MAX_S],
-  );
+       UPDATE campaigns c SET completion_check_at = now() + least(make_interval(secs => ${COMPLETION_CHECK_MAX_S}), (now() - k.created_at) / 10)
+       FROM checked k WHERE c.id = k.id AND NOT k.finished AND NOT ${scoped}::boolean),
+     told AS (${events})
+     SELECT d.id AS campaign_id, t.id AS outbox_id, d.completed_at AS occurred_at FROM done d LEFT JOIN told t ON t.campaign_id = d.id`;
+  const rows: { campaign_id: string; outbox_id: string | null; occurred_at: Date }[] = await db.query(statement.text, statement.values);
   const told = rows.filter((row) => row.outbox_id !== null);
   return {
     completed: rows.length,
