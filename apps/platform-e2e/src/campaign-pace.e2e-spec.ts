@@ -1,11 +1,7 @@
 import { admin, eventually, freePort, startStack, type RunningStack } from '@mp/testing';
 import { Client } from 'pg';
-import { apiPoster, simulatorMessages } from './support/api-client';
+import { ApiClient, createCompany, simulatorMessages, type Company } from './support/api-client';
 
-interface Company {
-  api_key: string;
-  api_secret: string;
-}
 interface Handset {
   to: string;
   received_at: string;
@@ -34,11 +30,11 @@ describe('a campaign paced while other traffic flows', () => {
   let company: Company;
   let db: Client;
 
-  const post = apiPoster(() => stack.gatewayUrl, () => company);
+  const api = new ApiClient(() => stack.gatewayUrl, () => company);
   const received = () => simulatorMessages<Handset>(simulatorUrl);
-  const single = () => post('/sms/send', { to: singleNumber, message: 'Your order has shipped', from: 'Shop' });
+  const single = () => api.post('/sms/send', { to: singleNumber, message: 'Your order has shipped', from: 'Shop' });
   const sendCampaign = async (size: number, series: number, extra: Record<string, unknown> = {}) => {
-    const answer = await post('/sms/send-bulk', {
+    const answer = await api.post('/sms/send-bulk', {
       recipients: Array.from({ length: size }, (_, i) => campaignNumber(i, series)),
       message: 'Clearance: everything must go',
       from: 'Shop',
@@ -69,7 +65,7 @@ describe('a campaign paced while other traffic flows', () => {
 
   beforeAll(async () => {
     await admin(['db:migrate']);
-    company = (await admin(['company:create', '--name', 'Paced Shop', '--balance', '100'])) as unknown as Company;
+    company = await createCompany('Paced Shop', '100');
     const httpPort = await freePort();
     simulatorUrl = `http://127.0.0.1:${httpPort}`;
     db = new Client({ connectionString: process.env['DATABASE_URL'] });

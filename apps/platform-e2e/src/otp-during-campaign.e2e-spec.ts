@@ -1,12 +1,6 @@
 import { admin, eventually, freePort, startStack, type RunningStack } from '@mp/testing';
-import { apiPoster, simulatorMessages } from './support/api-client';
+import { ApiClient, createCompany, simulatorMessages, type Company } from './support/api-client';
 
-interface Company {
-  company_id: string;
-  api_key: string;
-  api_secret: string;
-  appid: string;
-}
 interface Handset {
   to: string;
   text: string;
@@ -37,12 +31,12 @@ describe('an OTP sent while a campaign drains', () => {
   let company: Company;
   const otpNumber = '+33631999999';
 
-  const post = apiPoster(() => stack.gatewayUrl, () => company);
+  const api = new ApiClient(() => stack.gatewayUrl, () => company);
   const received = () => simulatorMessages<Handset>(simulatorUrl);
 
   beforeAll(async () => {
     await admin(['db:migrate']);
-    company = (await admin(['company:create', '--name', 'Busy Shop', '--balance', '50'])) as unknown as Company;
+    company = await createCompany('Busy Shop', '50');
     const httpPort = await freePort();
     simulatorUrl = `http://127.0.0.1:${httpPort}`;
     stack = await startStack({
@@ -55,7 +49,7 @@ describe('an OTP sent while a campaign drains', () => {
   });
 
   it('reaches the carrier within a few parts, ahead of the campaign parts waiting at the bind', async () => {
-    const campaign = await post('/sms/send-bulk', {
+    const campaign = await api.post('/sms/send-bulk', {
       recipients: Array.from({ length: CAMPAIGN }, (_, i) => campaignNumber(i)),
       message: 'Clearance: everything must go',
       from: 'Shop',
@@ -63,7 +57,7 @@ describe('an OTP sent while a campaign drains', () => {
     expect(campaign.status).toBe(200);
     const before = await eventually(received, (list) => list.length >= OTP_AFTER, 60_000);
 
-    const otp = await post('/otp/send', { appid: company.appid, recipient: otpNumber });
+    const otp = await api.post('/otp/send', { appid: company.appid, recipient: otpNumber });
     expect(otp.status).toBe(200);
     const acceptedBy = (await received()).length;
 
