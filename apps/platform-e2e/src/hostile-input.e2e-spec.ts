@@ -2,18 +2,11 @@ import { admin, startStack, type RunningStack } from '@mp/testing';
 import jwt from 'jsonwebtoken';
 import { createHmac } from 'node:crypto';
 import { send } from './fuzz/fuzz-http';
-
-interface Company {
-  company_id: string;
-  api_key: string;
-  api_secret: string;
-  appid: string;
-}
+import { ApiClient, basicAuthHeaders, bearerHeaders, bearerPairHeaders, createCompany, jsonText, keyPairHeaders, type Company } from './support/api-client';
 
 /** The development secrets the stack runs with (libs/config DEV_SECRETS). */
 const JWT_SECRET = 'dev-only-jwt-secret-change-me-000000000000000';
 const WHATSAPP_APP_SECRET = 'dev-only-whatsapp-app-secret';
-const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 const PHONE = '+447800061527';
 
@@ -28,16 +21,13 @@ describe('hostile input answers 4xx with an error, never 500', () => {
   let stack: RunningStack;
   let acme: Company;
 
-  const credentials = () => ({ 'x-api-key': acme.api_key, 'x-api-secret': acme.api_secret });
-  async function call(method: string, path: string, body?: string, headers: Record<string, string> = credentials()) {
-    const response = await fetch(`${stack.gatewayUrl}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  }
-  const balance = async () => ((await call('GET', '/balance')).body['data'] as { balance: number }).balance;
+  /** As Acme; its anonymous() sends only the headers a test gives. Bodies go as the exact JSON text written here. */
+  const api = new ApiClient(() => stack.gatewayUrl, () => acme);
+  const balance = async () => ((await api.get('/balance')).body['data'] as { balance: number }).balance;
 
   beforeAll(async () => {
     await admin(['db:migrate']);
-    acme = (await admin(['company:create', '--name', 'Acme', '--balance', '10'])) as unknown as Company;
+    acme = await createCompany('Acme', '10');
     stack = await startStack({ apps: ['gateway'] });
   });
   afterAll(async () => {
@@ -55,14 +45,14 @@ describe('hostile input answers 4xx with an error, never 500', () => {
       ['/sms/send-bulk', '{"recipients":null,"message":"x","from":"Acme"}', 'recipients is required (or messages)'],
     ])('%s %s: 400 %s', async (path, body, error) => {
       const before = await balance();
-      expect(await call('POST', path, body)).toEqual({ status: 400, body: { error } });
+      expect(await api.post(path, jsonText(body))).toEqual({ status: 400, body: { error } });
       expect(await balance()).toBe(before);
     });
 
     it('sends with every optional field and alias null, as if they were left out', async () => {
       const nulls = ['phone', 'recipient', 'recipients', 'text', 'body', 'from', 'sender', 'sender_id', 'route', 'scheduled_time', 'reference', 'webhook_url'];
       const body = JSON.stringify({ to: PHONE, message: 'x', ...Object.fromEntries(nulls.map((field) => [field, null])) });
-      const sent = await call('POST', '/sms/send', body);
+      const sent = await api.post('/sms/send', jsonText(body));
       expect(sent).toMatchObject({ status: 200, body: { data: { from: 'SMS', status: 'sent', reference: null } } });
     });
   });
@@ -78,7 +68,7 @@ describe('hostile input answers 4xx with an error, never 500', () => {
       ['/otp/send', () => otp('"template":"{{otp}} \\u0000"'), 'template'],
       ['/otp/send', () => otp('"custom_vars":{"shop":"\\u0000"}'), 'custom_vars.shop'],
     ])('%s: 400 naming %s', async (path, body, field) => {
-      expect(await call('POST', path, body())).toEqual({ status: 400, body: { error: `${field} must not contain the NUL character (U+0000)` } });
+      expect(await api.post(path, jsonText(body()))).toEqual({ status: 400, body: { error: `${field} must not contain the NUL character (U+0000)` } });
     });
 
     it.each([
@@ -87,40 +77,41 @@ describe('hostile input answers 4xx with an error, never 500', () => {
       ['/sms/campaigns?reference=%00', 'reference'],
       ['/sms/a%00b', 'message_id'],
     ])('GET %s: 400 naming %s', async (path, field) => {
-      expect(await call('GET', path)).toEqual({ status: 400, body: { error: `${field} must not contain the NUL character (U+0000)` } });
+      expect(await api.get(path)).toEqual({ status: 400, body: { error: `${field} must not contain the NUL character (U+0000)` } });
     });
 
     it('answers 401 to credentials that hold a NUL, with or without a body', async () => {
       const unauthorized = { status: 401, body: { error: 'Unauthorized' } };
-      expect(await call('POST', '/auth/token', '{"api_key":"\\u0000","api_secret":"x"}', {})).toEqual(unauthorized);
-      expect(await call('GET', '/balance', undefined, { authorization: `Basic ${base64(`mpk_\u0000x:${acme.api_secret}`)}` })).toEqual(unauthorized);
-      expect(await call('GET', '/balance', undefined, { authorization: `Bearer ${base64(`${acme.api_key}\u0000:${acme.api_secret}`)}` })).toEqual(unauthorized);
+      expect(await api.anonymous().post('/auth/token', jsonText('{"api_key":"\\u0000","api_secret":"x"}'))).toEqual(unauthorized);
+      expect(await api.anonymous().get('/balance', { headers: basicAuthHeaders('mpk_\u0000x', acme.api_secret) })).toEqual(unauthorized);
+      expect(await api.anonymous().get('/balance', { headers: bearerPairHeaders(`${acme.api_key}\u0000`, acme.api_secret) })).toEqual(unauthorized);
     });
   });
 
   describe('JSON nested deeper than any body the API reads', () => {
     const tooDeep = { status: 400, body: { error: 'JSON nested too deeply (at most 32 levels)' } };
     it('is refused before anything walks it, with credentials or without', async () => {
-      expect(await call('POST', '/sms/send', `{"to":${nested(3_000)},"message":"x"}`)).toEqual(tooDeep);
-      expect(await call('POST', '/auth/token', `{"api_key":${nested(100_000)}}`, {})).toEqual(tooDeep);
-      expect(await call('POST', '/sms/send', `{"to":${nested(3_000)}}`, { ...credentials(), 'idempotency-key': 'deep-1' })).toEqual(tooDeep);
+      expect(await api.post('/sms/send', jsonText(`{"to":${nested(3_000)},"message":"x"}`))).toEqual(tooDeep);
+      expect(await api.anonymous().post('/auth/token', jsonText(`{"api_key":${nested(100_000)}}`))).toEqual(tooDeep);
+      expect(await api.post('/sms/send', jsonText(`{"to":${nested(3_000)}}`), { headers: { 'idempotency-key': 'deep-1' } })).toEqual(tooDeep);
     });
   });
 
   describe('OTP fields that passed their own checks', () => {
     it('refuses a text over 1600 characters once rendered, each part within its limit', async () => {
       const body = JSON.stringify({ appid: acme.appid, recipient: PHONE, template: `{{otp}} ${'{{shop}}'.repeat(10)}`, custom_vars: { shop: 'x'.repeat(200) } });
-      expect(await call('POST', '/otp/send', body)).toEqual({ status: 400, body: { error: expect.stringContaining('characters once rendered, at most 1600') } });
+      expect(await api.post('/otp/send', jsonText(body))).toEqual({ status: 400, body: { error: expect.stringContaining('characters once rendered, at most 1600') } });
     });
 
     it.each(['2147483648', '"99999999999"'])('refuses the template id %s, beyond 32 bits', async (template) => {
-      const answer = await call('POST', '/otp/send', `{"appid":"${acme.appid}","recipient":"${PHONE}","template":${template}}`);
+      const answer = await api.post('/otp/send', jsonText(`{"appid":"${acme.appid}","recipient":"${PHONE}","template":${template}}`));
       expect(answer).toEqual({ status: 400, body: { error: 'template must be a template id (1 to 2147483647) or a template text' } });
     });
   });
 
   describe('signed WhatsApp status webhooks of unexpected shape', () => {
-    const signed = (body: string) => call('POST', '/webhooks/whatsapp', body, { 'x-hub-signature-256': `sha256=${createHmac('sha256', WHATSAPP_APP_SECRET).update(body).digest('hex')}` });
+    const signed = (body: string) =>
+      api.anonymous().post('/webhooks/whatsapp', jsonText(body), { headers: { 'x-hub-signature-256': `sha256=${createHmac('sha256', WHATSAPP_APP_SECRET).update(body).digest('hex')}` } });
     const statuses = (items: string) => `{"object":"whatsapp_business_account","entry":[{"changes":[{"field":"messages","value":{"statuses":${items}}}]}]}`;
     it.each([
       '{"entry":[null]}',
@@ -138,7 +129,7 @@ describe('hostile input answers 4xx with an error, never 500', () => {
 
   it('answers 401 to a JWT signed with the right secret whose subject is not a UUID', async () => {
     const token = jwt.sign({ cid: acme.company_id }, JWT_SECRET, { subject: 'not-a-uuid', issuer: 'messaging-platform', expiresIn: 600 });
-    expect(await call('GET', '/balance', undefined, { authorization: `Bearer ${token}` })).toEqual({ status: 401, body: { error: 'Unauthorized' } });
+    expect(await api.anonymous().get('/balance', { headers: bearerHeaders(token) })).toEqual({ status: 401, body: { error: 'Unauthorized' } });
   });
 
   describe("each route's body limit, however the body is framed", () => {
@@ -155,9 +146,9 @@ describe('hostile input answers 4xx with an error, never 500', () => {
       const recipients = Array.from({ length: 100_000 }, (_, i) => `+4474009${String(i).padStart(5, '0')}`);
       const bulk = JSON.stringify({ recipients, message: 'x', from: 'Acme', schedule_time: 'typo' });
       expect(bulk.length).toBeGreaterThan(1024 * 1024);
-      const [read] = await chunked('/sms/send-bulk', bulk, credentials());
+      const [read] = await chunked('/sms/send-bulk', bulk, keyPairHeaders(acme));
       expect(read).toMatchObject({ status: 400, body: { error: 'schedule_time is not a known field' } });
-      const [refused] = await chunked('/sms/send', JSON.stringify({ to: PHONE, message: 'x', reference: 'x'.repeat(1024 * 1024) }), credentials());
+      const [refused] = await chunked('/sms/send', JSON.stringify({ to: PHONE, message: 'x', reference: 'x'.repeat(1024 * 1024) }), keyPairHeaders(acme));
       expect(refused.status).toBe(413);
     });
   });
