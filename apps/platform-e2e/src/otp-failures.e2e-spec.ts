@@ -1,12 +1,6 @@
 import { admin, eventually, startStack, startWebhookReceiver, type RunningStack, type WebhookReceiver } from '@mp/testing';
 import { verifyWebhook } from '@mp/webhooks';
-
-interface Company {
-  api_key: string;
-  api_secret: string;
-  appid: string;
-  webhook_secret: string;
-}
+import { ApiClient, createCompany, type Company } from './support/api-client';
 
 /**
  * OTPs whose code never reaches the handset: the carrier answers UNDELIV for every SMS, and the
@@ -18,16 +12,12 @@ describe('OTP delivery failures end to end', () => {
   let company: Company;
   let receiver: WebhookReceiver;
 
-  const headers = () => ({ 'x-api-key': company.api_key, 'x-api-secret': company.api_secret });
-  const post = async (path: string, body: Record<string, unknown>) => {
-    const response = await fetch(`${stack.gatewayUrl}${path}`, { method: 'POST', headers: { ...headers(), 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
-  const get = async (path: string) => (await (await fetch(`${stack.gatewayUrl}${path}`, { headers: headers() })).json()) as { data: Record<string, unknown> };
+  const api = new ApiClient(() => stack.gatewayUrl, () => company);
+  const get = async (path: string) => (await api.get<{ data: Record<string, unknown> }>(path)).body;
 
   beforeAll(async () => {
     await admin(['db:migrate']);
-    company = (await admin(['company:create', '--name', 'Unreachable OTP', '--balance', '5'])) as unknown as Company;
+    company = await createCompany('Unreachable OTP', '5');
     receiver = await startWebhookReceiver();
     await admin(['app:update', '--appid', company.appid, '--set', `webhook_url=${receiver.url}`]);
     stack = await startStack({
@@ -45,7 +35,7 @@ describe('OTP delivery failures end to end', () => {
     ['sms', '+33698761240', '001'],
     ['whatsapp', '+33698761241', 'wa:131026'],
   ])('fails an OTP sent by %s that the carrier did not deliver, and tells the application', async (channel, to, errorCode) => {
-    const sent = await post('/otp/send', { appid: company.appid, recipient: to, channel });
+    const sent = await api.post('/otp/send', { appid: company.appid, recipient: to, channel });
     expect(sent.status).toBe(200);
     const id = String(sent.body['verification_id']);
 
@@ -57,7 +47,7 @@ describe('OTP delivery failures end to end', () => {
     const logs = (await get(`/otp/logs?verification_id=${id}&event=failed`)).data as { items: { event: string; detail: Record<string, unknown> }[] };
     expect(logs.items).toEqual([expect.objectContaining({ event: 'failed', detail: expect.objectContaining({ reason: 'undelivered' }) })]);
 
-    const verify = await post('/otp/verify', { verification_id: id, code: '123456' });
+    const verify = await api.post('/otp/verify', { verification_id: id, code: '123456' });
     expect(verify).toEqual({
       status: 400,
       body: { error: 'OTP delivery failed; resend it or send a new one', failure_reason: 'undelivered', error_code: errorCode },

@@ -1,13 +1,6 @@
 import { admin, eventually, freePort, startStack, type RunningStack } from '@mp/testing';
+import { ApiClient, createCompany, simulatorMessages, type ApiAnswer, type Company, type Json } from './support/api-client';
 
-interface Company {
-  company_id: string;
-  api_key: string;
-  api_secret: string;
-  appid: string;
-}
-type Json = Record<string, unknown>;
-type Answer = { status: number; body: Json; text: string };
 type Page = { items: Json[]; page: number; limit: number; total: number };
 
 /** The GET /otp/* management endpoints over HTTP, on OTPs sent, delivered and verified for real. */
@@ -22,24 +15,16 @@ describe('OTP management endpoints end to end', () => {
   /** Every body a management endpoint answered, to check none holds a code. */
   const answered: string[] = [];
 
-  const call = async (company: Company, method: 'GET' | 'POST', path: string, body?: Json): Promise<Answer> => {
-    const response = await fetch(`${stack.gatewayUrl}${path}`, {
-      method,
-      headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const text = await response.text();
-    return { status: response.status, body: JSON.parse(text) as Json, text };
-  };
+  const api = new ApiClient(() => stack.gatewayUrl);
   const get = async (company: Company, path: string) => {
-    const answer = await call(company, 'GET', path);
+    const answer = await api.as(company).get(path);
     answered.push(answer.text);
     return answer;
   };
-  const data = <T = Json>(answer: Answer) => answer.body['data'] as T;
+  const data = <T = Json>(answer: ApiAnswer) => answer.body['data'] as T;
   const codeSentTo = async (number: string) => {
     const received = await eventually(
-      async () => (await (await fetch(`${simulatorUrl}/messages?to=${encodeURIComponent(number)}`)).json()) as { text: string }[],
+      () => simulatorMessages<{ text: string }>(simulatorUrl, number),
       (list) => list.length > 0,
     );
     expect(received).toHaveLength(1);
@@ -48,21 +33,21 @@ describe('OTP management endpoints end to end', () => {
 
   beforeAll(async () => {
     await admin(['db:migrate']);
-    acme = (await admin(['company:create', '--name', 'Acme Mgmt', '--balance', '5'])) as unknown as Company;
-    other = (await admin(['company:create', '--name', 'Other Mgmt', '--balance', '5'])) as unknown as Company;
+    acme = await createCompany('Acme Mgmt', '5');
+    other = await createCompany('Other Mgmt', '5');
     const httpPort = await freePort();
     simulatorUrl = `http://127.0.0.1:${httpPort}`;
     stack = await startStack({ apps: ['gateway', 'sms-dispatcher', 'smsc-simulator'], env: { SMSC_SIMULATOR_PORT: String(httpPort) } });
 
     for (const number of to) {
-      const sent = await call(acme, 'POST', '/otp/send', { appid: acme.appid, recipient: number, otp_length: 8 });
+      const sent = await api.as(acme).post('/otp/send', { appid: acme.appid, recipient: number, otp_length: 8 });
       expect(sent.status).toBe(200);
       ids.push(sent.body['verification_id'] as string);
       codes.push(await codeSentTo(number));
     }
-    expect(await call(acme, 'POST', '/otp/verify', { verification_id: ids[0], otp_code: codes[0] })).toMatchObject({ status: 200 });
+    expect(await api.as(acme).post('/otp/verify', { verification_id: ids[0], otp_code: codes[0] })).toMatchObject({ status: 200 });
     const wrong = codes[1] === '00000000' ? '11111111' : '00000000';
-    expect(await call(acme, 'POST', '/otp/verify', { verification_id: ids[1], otp_code: wrong })).toMatchObject({ status: 400 });
+    expect(await api.as(acme).post('/otp/verify', { verification_id: ids[1], otp_code: wrong })).toMatchObject({ status: 400 });
   });
   afterAll(async () => {
     await stack?.stop();

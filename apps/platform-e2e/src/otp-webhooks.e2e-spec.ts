@@ -1,12 +1,6 @@
 import { admin, eventually, freePort, startStack, startWebhookReceiver, type RunningStack, type WebhookReceiver } from '@mp/testing';
 import { verifyWebhook } from '@mp/webhooks';
-
-interface Company {
-  api_key: string;
-  api_secret: string;
-  appid: string;
-  webhook_secret: string;
-}
+import { ApiClient, createCompany, simulatorMessages, type Company } from './support/api-client';
 
 /** An application with a webhook address hears otp.delivered and otp.verified, signed, never with the code. */
 describe('OTP webhooks end to end', () => {
@@ -15,18 +9,11 @@ describe('OTP webhooks end to end', () => {
   let receiver: WebhookReceiver;
   let simulatorUrl: string;
 
-  const post = async (path: string, body: Record<string, unknown>) => {
-    const response = await fetch(`${stack.gatewayUrl}${path}`, {
-      method: 'POST',
-      headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
+  const api = new ApiClient(() => stack.gatewayUrl, () => company);
 
   beforeAll(async () => {
     await admin(['db:migrate']);
-    company = (await admin(['company:create', '--name', 'Hooked OTP', '--balance', '5'])) as unknown as Company;
+    company = await createCompany('Hooked OTP', '5');
     receiver = await startWebhookReceiver();
     await admin(['app:update', '--appid', company.appid, '--set', `webhook_url=${receiver.url}`]);
     const httpPort = await freePort();
@@ -43,14 +30,14 @@ describe('OTP webhooks end to end', () => {
 
   it('posts otp.delivered when the carrier delivers the code and otp.verified when it is verified', async () => {
     const to = '+33698761234';
-    const sent = await post('/otp/send', { appid: company.appid, recipient: to, otp_code: '5182736' });
+    const sent = await api.post('/otp/send', { appid: company.appid, recipient: to, otp_code: '5182736' });
     expect(sent.status).toBe(200);
     const inbox = await eventually(
-      async () => (await (await fetch(`${simulatorUrl}/messages?to=${encodeURIComponent(to)}`)).json()) as { text: string }[],
+      () => simulatorMessages<{ text: string }>(simulatorUrl, to),
       (list) => list.length > 0,
     );
     expect(inbox[0].text).toContain('5182736');
-    expect((await post('/otp/verify', { verification_id: sent.body['verification_id'], code: '5182736' })).status).toBe(200);
+    expect((await api.post('/otp/verify', { verification_id: sent.body['verification_id'], code: '5182736' })).status).toBe(200);
 
     const types = () => receiver.received.map((r) => (JSON.parse(r.body) as { type: string }).type).sort();
     expect(await eventually(types, (list) => list.length >= 2)).toEqual(['otp.delivered', 'otp.verified']);

@@ -1,12 +1,7 @@
 import { DEV_SECRETS } from '@mp/config';
 import { admin, eventually, freePort, startStack, type RunningStack } from '@mp/testing';
 import { Client } from 'pg';
-
-interface Company {
-  api_key: string;
-  api_secret: string;
-  appid: string;
-}
+import { ApiClient, createCompany, simulatorMessages, type Company } from './support/api-client';
 
 /**
  * OTPs over WhatsApp: the otp app sends the authentication template through the Cloud API (the
@@ -18,18 +13,11 @@ describe('OTP over WhatsApp end to end', () => {
   let simulatorUrl: string;
   let db: Client;
 
-  const post = async (path: string, body: Record<string, unknown>) => {
-    const response = await fetch(`${stack.gatewayUrl}${path}`, {
-      method: 'POST',
-      headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
+  const api = new ApiClient(() => stack.gatewayUrl, () => company);
 
   beforeAll(async () => {
     await admin(['db:migrate']);
-    company = (await admin(['company:create', '--name', 'Whats', '--balance', '5'])) as unknown as Company;
+    company = await createCompany('Whats', '5');
     const simulatorPort = await freePort();
     simulatorUrl = `http://127.0.0.1:${simulatorPort}`;
     stack = await startStack({
@@ -46,17 +34,17 @@ describe('OTP over WhatsApp end to end', () => {
 
   it('sends the code as the authentication template, verifies it, and settles the message from the status webhooks', async () => {
     const to = '+33698765432';
-    const sent = await post('/otp/send', { appid: company.appid, recipient: to, channel: 'whatsapp' });
+    const sent = await api.post('/otp/send', { appid: company.appid, recipient: to, channel: 'whatsapp' });
     expect(sent.status).toBe(200);
     expect(sent.body).toMatchObject({ channel: 'whatsapp', recipient: to, cost: 0.01 });
     const inbox = await eventually(
-      async () => (await (await fetch(`${simulatorUrl}/messages?to=${encodeURIComponent(to)}`)).json()) as { to: string; text: string }[],
+      () => simulatorMessages<{ to: string; text: string }>(simulatorUrl, to),
       (list) => list.length > 0,
     );
     expect(inbox).toHaveLength(1);
     expect(inbox[0].text).toMatch(/^\d{6} is your verification code\. For your security, do not share this code\.$/);
     const code = inbox[0].text.slice(0, 6);
-    expect((await post('/otp/verify', { verification_id: sent.body['verification_id'], code })).status).toBe(200);
+    expect((await api.post('/otp/verify', { verification_id: sent.body['verification_id'], code })).status).toBe(200);
 
     const events = async () =>
       (await db.query<{ event: string }>(`SELECT event FROM otp_events WHERE otp_id = $1 ORDER BY id`, [sent.body['verification_id']])).rows.map((r) => r.event);
@@ -66,17 +54,13 @@ describe('OTP over WhatsApp end to end', () => {
   });
 
   it('refuses status webhooks without a valid signature, and answers the subscription handshake only to its token', async () => {
-    const forged = await fetch(`${stack.gatewayUrl}/webhooks/whatsapp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` },
-      body: JSON.stringify({ object: 'whatsapp_business_account', entry: [] }),
-    });
+    const meta = api.anonymous();
+    const forged = await meta.post('/webhooks/whatsapp', { object: 'whatsapp_business_account', entry: [] }, { headers: { 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` } });
     expect(forged.status).toBe(401);
-    const handshake = (token: string) =>
-      fetch(`${stack.gatewayUrl}/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=${encodeURIComponent(token)}&hub.challenge=1158201444`);
+    const handshake = (token: string) => meta.get(`/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=${encodeURIComponent(token)}&hub.challenge=1158201444`);
     const ok = await handshake(DEV_SECRETS.WHATSAPP_VERIFY_TOKEN);
     expect(ok.status).toBe(200);
-    expect(await ok.text()).toBe('1158201444');
+    expect(ok.text).toBe('1158201444');
     expect((await handshake('wrong-token')).status).toBe(403);
   });
 });

@@ -1,19 +1,12 @@
 import { admin, eventually, freePort, startStack, type RunningStack } from '@mp/testing';
 import Redis from 'ioredis';
 import { Client } from 'pg';
+import { ApiClient, createCompany, simulatorMessages, type Company } from './support/api-client';
 
-interface Company {
-  company_id: string;
-  api_key: string;
-  api_secret: string;
-  appid: string;
-  app_name: string;
-}
 interface Handset {
   text: string;
   received_at: string;
 }
-type Answer = { status: number; body: Record<string, unknown>; headers: Headers };
 
 /** OTPs over SMS through HTTP, the queue and SMPP, the code read from "the phone" (the SMSC simulator). */
 describe('OTP over SMS end to end', () => {
@@ -24,15 +17,8 @@ describe('OTP over SMS end to end', () => {
   let nextNumber = 612300000;
   const newNumber = () => `+33${nextNumber++}`;
 
-  const post = async (company: Company, path: string, body: Record<string, unknown>): Promise<Answer> => {
-    const response = await fetch(`${stack.gatewayUrl}${path}`, {
-      method: 'POST',
-      headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown>, headers: response.headers };
-  };
-  const handset = async (to: string) => (await (await fetch(`${simulatorUrl}/messages?to=${encodeURIComponent(to)}`)).json()) as Handset[];
+  const api = new ApiClient(() => stack.gatewayUrl, () => acme);
+  const handset = (to: string) => simulatorMessages<Handset>(simulatorUrl, to);
   /** The text of the n-th message the phone received (1-based), once it has. */
   const nthText = async (to: string, n = 1) => {
     const received = await eventually(() => handset(to), (list) => list.length >= n);
@@ -43,7 +29,7 @@ describe('OTP over SMS end to end', () => {
 
   beforeAll(async () => {
     await admin(['db:migrate']);
-    acme = (await admin(['company:create', '--name', 'Acme', '--balance', '5'])) as unknown as Company;
+    acme = await createCompany('Acme', '5');
     const httpPort = await freePort();
     simulatorUrl = `http://127.0.0.1:${httpPort}`;
     // Debug logs: the most any process writes, for the scan of the logs for a plain code.
@@ -58,63 +44,63 @@ describe('OTP over SMS end to end', () => {
 
   it('sends a code the phone receives, answering 2.1, and verifies it once', async () => {
     const to = newNumber();
-    const sent = await post(acme, '/otp/send', { appid: acme.appid, phone: to });
+    const sent = await api.post('/otp/send', { appid: acme.appid, phone: to });
     expect(sent.status).toBe(200);
     expect(sent.body).toMatchObject({ status: 'success', recipient: to, channel: 'sms', verification_id: expect.any(String), expires_at: expect.any(String), cost: 0.01 });
     const text = await nthText(to);
     expect(text).toMatch(new RegExp(`^Your ${acme.app_name} verification code is \\d{6}\\. It expires in 10 minutes\\.$`));
-    const verified = await post(acme, '/v1/otp/verify', { verification_id: sent.body['verification_id'], code: codeIn(text) });
+    const verified = await api.post('/v1/otp/verify', { verification_id: sent.body['verification_id'], code: codeIn(text) });
     expect(verified.status).toBe(200);
     expect(verified.body).toMatchObject({ status: 'success', verified: true, recipient: to, verified_at: expect.any(String) });
-    const again = await post(acme, '/otp/verify', { appid: acme.appid, recipient: to, otp_code: codeIn(text) });
+    const again = await api.post('/otp/verify', { appid: acme.appid, recipient: to, otp_code: codeIn(text) });
     expect(again).toMatchObject({ status: 400, body: { error: 'OTP already verified' } });
   });
 
   it('blocks a recipient after three wrong codes: the right code and a new send are refused with retry_after', async () => {
     const to = newNumber();
-    const sent = await post(acme, '/otp/send', { appid: acme.appid, recipient: to, otp_length: 8 });
+    const sent = await api.post('/otp/send', { appid: acme.appid, recipient: to, otp_length: 8 });
     const code = codeIn(await nthText(to));
     expect(code).toHaveLength(8);
     const wrong = code === '00000000' ? '11111111' : '00000000';
     const remaining = [];
     for (let i = 0; i < 3; i++) {
-      const answer = await post(acme, '/otp/verify', { verification_id: sent.body['verification_id'], otp_code: wrong });
+      const answer = await api.post('/otp/verify', { verification_id: sent.body['verification_id'], otp_code: wrong });
       expect(answer.status).toBe(400);
       expect(answer.body['error']).toBe('Invalid OTP code');
       remaining.push(answer.body['attempts_remaining']);
     }
     expect(remaining).toEqual([2, 1, 0]);
-    const right = await post(acme, '/otp/verify', { verification_id: sent.body['verification_id'], otp_code: code });
+    const right = await api.post('/otp/verify', { verification_id: sent.body['verification_id'], otp_code: code });
     expect(right.status).toBe(429);
     expect(right.body['retry_after']).toBeGreaterThan(1700);
-    const resend = await post(acme, '/otp/send', { appid: acme.appid, recipient: to });
+    const resend = await api.post('/otp/send', { appid: acme.appid, recipient: to });
     expect(resend.status).toBe(429);
     expect(Number(resend.headers.get('retry-after'))).toBe(resend.body['retry_after']);
   });
 
   it('resends a new code under the same id: the old code is refused, the new one verifies; too soon is 429', async () => {
     const to = newNumber();
-    const sent = await post(acme, '/otp/send', { appid: acme.appid, recipient: to });
+    const sent = await api.post('/otp/send', { appid: acme.appid, recipient: to });
     const first = codeIn(await nthText(to));
-    const tooSoon = await post(acme, '/otp/resend', { verification_id: sent.body['verification_id'] });
+    const tooSoon = await api.post('/otp/resend', { verification_id: sent.body['verification_id'] });
     expect(tooSoon.status).toBe(429);
     expect(tooSoon.body['retry_after']).toBeGreaterThanOrEqual(25);
     await db.query(`UPDATE otps SET last_sent_at = last_sent_at - interval '31 seconds' WHERE id = $1`, [sent.body['verification_id']]);
-    const resent = await post(acme, '/otp/resend', { appid: acme.appid, phone: to });
+    const resent = await api.post('/otp/resend', { appid: acme.appid, phone: to });
     expect(resent.status).toBe(200);
     expect(resent.body).toMatchObject({ status: 'success', message: 'OTP resent', verification_id: sent.body['verification_id'], recipient: to });
     const second = codeIn(await nthText(to, 2));
     if (second !== first) {
-      const old = await post(acme, '/otp/verify', { verification_id: sent.body['verification_id'], otp_code: first });
+      const old = await api.post('/otp/verify', { verification_id: sent.body['verification_id'], otp_code: first });
       expect(old).toMatchObject({ status: 400, body: { error: 'Invalid OTP code' } });
     }
-    const verified = await post(acme, '/otp/verify', { verification_id: sent.body['verification_id'], otp_code: second });
+    const verified = await api.post('/otp/verify', { verification_id: sent.body['verification_id'], otp_code: second });
     expect(verified.status).toBe(200);
   });
 
   it('renders a template with custom_vars exactly, an unknown variable left out', async () => {
     const to = newNumber();
-    const sent = await post(acme, '/otp/send', {
+    const sent = await api.post('/otp/send', {
       appid: acme.appid,
       to,
       otp_code: '4242',
@@ -138,7 +124,7 @@ describe('OTP over SMS end to end', () => {
     const texts = [];
     for (const lang of ['pt', 'fr', 'en']) {
       const to = newNumber();
-      const sent = await post(acme, '/otp/send', { appid: acme.appid, to, otp_code: '4243', template: id, lang });
+      const sent = await api.post('/otp/send', { appid: acme.appid, to, otp_code: '4243', template: id, lang });
       expect(sent.status).toBe(200);
       texts.push(await nthText(to));
     }
@@ -146,9 +132,9 @@ describe('OTP over SMS end to end', () => {
   });
 
   it('refuses the 21st send within a minute with 429, retry_after and Retry-After', async () => {
-    const busy = (await admin(['company:create', '--name', 'Busy', '--balance', '5'])) as unknown as Company;
+    const busy = await createCompany('Busy', '5');
     const answers = [];
-    for (let i = 0; i < 21; i++) answers.push(await post(busy, '/otp/send', { appid: busy.appid, recipient: newNumber() }));
+    for (let i = 0; i < 21; i++) answers.push(await api.as(busy).post('/otp/send', { appid: busy.appid, recipient: newNumber() }));
     expect(answers.slice(0, 20).every((a) => a.status === 200)).toBe(true);
     const refused = answers[20];
     expect(refused.status).toBe(429);
@@ -159,18 +145,15 @@ describe('OTP over SMS end to end', () => {
   });
 
   it('refuses, before charging, a country the application does not allow and a prefix over its hourly limit, and logs both', async () => {
-    const guarded = (await admin(['company:create', '--name', 'Guarded', '--balance', '1'])) as unknown as Company;
+    const guarded = await createCompany('Guarded', '1');
     await admin(['app:update', '--appid', guarded.appid, '--set', 'allowed_countries=FR', '--set', 'otp_prefix_limit_per_hour=2']);
-    const balance = async () =>
-      ((await (await fetch(`${stack.gatewayUrl}/balance`, { headers: { 'x-api-key': guarded.api_key, 'x-api-secret': guarded.api_secret } })).json()) as {
-        data: { balance: number };
-      }).data.balance;
+    const balance = async () => (await api.as(guarded).get<{ data: { balance: number } }>('/balance')).body.data.balance;
 
-    const abroad = await post(guarded, '/otp/send', { appid: guarded.appid, recipient: '+447400123456' });
+    const abroad = await api.as(guarded).post('/otp/send', { appid: guarded.appid, recipient: '+447400123456' });
     expect(abroad).toMatchObject({ status: 403, body: { error: 'Destination country GB is not allowed for this application' } });
     const sameRange = ['+33698760001', '+33698760002', '+33698760003'];
     const answers = [];
-    for (const to of sameRange) answers.push(await post(guarded, '/otp/send', { appid: guarded.appid, recipient: to }));
+    for (const to of sameRange) answers.push(await api.as(guarded).post('/otp/send', { appid: guarded.appid, recipient: to }));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 429]);
     expect(answers[2].body['error']).toMatch(/^Too many OTPs to numbers starting \+3369876 this hour/);
     expect(answers[2].body['retry_after']).toBeGreaterThan(3500);
@@ -183,17 +166,17 @@ describe('OTP over SMS end to end', () => {
   });
 
   it('answers the errors of the interface for bad input', async () => {
-    expect(await post(acme, '/otp/send', { recipient: newNumber() })).toMatchObject({ status: 400, body: { error: 'appid is required' } });
-    expect(await post(acme, '/otp/send', { appid: acme.appid, recipient: '12345' })).toMatchObject({ status: 400, body: { error: 'Invalid phone number format' } });
-    expect(await post(acme, '/otp/send', { appid: 'app_nope', recipient: newNumber() })).toMatchObject({ status: 404 });
-    expect(await post(acme, '/otp/send', { appid: acme.appid, recipient: newNumber(), otp_length: 9 })).toMatchObject({ status: 400, body: { error: 'otp_length must be an integer from 4 to 8' } });
-    expect(await post(acme, '/otp/verify', { verification_id: 'nope', code: '123456' })).toMatchObject({ status: 404 });
+    expect(await api.post('/otp/send', { recipient: newNumber() })).toMatchObject({ status: 400, body: { error: 'appid is required' } });
+    expect(await api.post('/otp/send', { appid: acme.appid, recipient: '12345' })).toMatchObject({ status: 400, body: { error: 'Invalid phone number format' } });
+    expect(await api.post('/otp/send', { appid: 'app_nope', recipient: newNumber() })).toMatchObject({ status: 404 });
+    expect(await api.post('/otp/send', { appid: acme.appid, recipient: newNumber(), otp_length: 9 })).toMatchObject({ status: 400, body: { error: 'otp_length must be an integer from 4 to 8' } });
+    expect(await api.post('/otp/verify', { verification_id: 'nope', code: '123456' })).toMatchObject({ status: 404 });
   });
 
   it('never keeps the plain code: not in PostgreSQL, not in Redis, not in the logs, not in the answer', async () => {
     const code = '73915062';
     const to = newNumber();
-    const sent = await post(acme, '/otp/send', { appid: acme.appid, recipient: to, otp_code: code });
+    const sent = await api.post('/otp/send', { appid: acme.appid, recipient: to, otp_code: code });
     expect(JSON.stringify(sent.body)).not.toContain(code);
     expect(codeIn(await nthText(to))).toBe(code);
     // The dispatcher has submitted it; give its outbox and events a moment to settle.
