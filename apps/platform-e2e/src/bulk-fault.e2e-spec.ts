@@ -15,12 +15,8 @@ import {
   type FaultStack,
   type KillSnapshot,
 } from './support/dispatcher-fault';
+import { ApiClient, createCompany, type Company } from './support/api-client';
 
-interface Company {
-  company_id: string;
-  api_key: string;
-  api_secret: string;
-}
 type Summary = Record<'queued' | 'processing' | 'sent' | 'delivered' | 'failed' | 'cancelled', number>;
 interface Campaign {
   campaign_id: string;
@@ -70,28 +66,21 @@ describe('a bulk campaign survives a SIGKILL of the dispatcher', () => {
   let started = 0;
   const mark = (step: string) => (timeline[step] = Date.now() - started);
 
+  const api = new ApiClient(() => String(fault?.stack.gatewayUrl), () => company);
   const campaignId = () => accepted.body.data?.campaign_id ?? '';
   async function view(): Promise<Campaign> {
-    const response = await fetch(`${fault?.stack.gatewayUrl}/sms/campaigns/${campaignId()}`, {
-      headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret },
-    });
-    return ((await response.json()) as { data: Campaign }).data;
+    return (await api.get<{ data: Campaign }>(`/sms/campaigns/${campaignId()}`)).body.data;
   }
 
   async function sendCampaign(): Promise<void> {
-    const response = await fetch(`${fault?.stack.gatewayUrl}/sms/send-bulk`, {
-      method: 'POST',
-      headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret, 'content-type': 'application/json' },
-      // A webhook address makes every state change commit its event, which the checks read back.
-      body: JSON.stringify({ recipients: numbers, message: TEXT, from: 'Shop', batch_size: BATCH_SIZE, webhook_url: 'https://hooks.example.com/sms' }),
-    });
-    accepted = { status: response.status, body: (await response.json()) as typeof accepted.body };
-    if (response.status !== 200) throw new Error(`the campaign was not accepted: ${response.status} ${JSON.stringify(accepted.body)}`);
+    // A webhook address makes every state change commit its event, which the checks read back.
+    accepted = await api.post<typeof accepted.body>('/sms/send-bulk', { recipients: numbers, message: TEXT, from: 'Shop', batch_size: BATCH_SIZE, webhook_url: 'https://hooks.example.com/sms' });
+    if (accepted.status !== 200) throw new Error(`the campaign was not accepted: ${accepted.status} ${JSON.stringify(accepted.body)}`);
   }
 
   beforeAll(async () => {
     await admin(['db:migrate']);
-    company = (await admin(['company:create', '--name', 'Bulk Fault', '--balance', OPENING_BALANCE])) as unknown as Company;
+    company = await createCompany('Bulk Fault', OPENING_BALANCE);
     db = new Client({ connectionString: process.env['DATABASE_URL'] });
     await db.connect();
     await db.query(`SET TIME ZONE 'UTC'`);

@@ -1,13 +1,8 @@
 import { admin, eventually, freePort, startStack, startWebhookReceiver, type RunningStack, type WebhookReceiver } from '@mp/testing';
 import { verifyWebhook } from '@mp/webhooks';
 import { Client } from 'pg';
+import { ApiClient, createCompany, simulatorMessages, type Company } from './support/api-client';
 
-interface Company {
-  company_id: string;
-  api_key: string;
-  api_secret: string;
-  webhook_secret: string;
-}
 interface Handset {
   text: string;
   from: string;
@@ -22,21 +17,14 @@ describe('bulk campaigns end to end', () => {
   let shop: Company;
   let receiver: WebhookReceiver;
 
-  const post = async (company: Company, path: string, body: unknown) => {
-    const response = await fetch(`${stack.gatewayUrl}${path}`, {
-      method: 'POST',
-      headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret, 'content-type': 'application/json' },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
-  const handset = async (to: string) => (await (await fetch(`${simulatorUrl}/messages?to=${encodeURIComponent(to)}`)).json()) as Handset[];
+  const api = new ApiClient(() => stack.gatewayUrl, () => shop);
+  const handset = (to: string) => simulatorMessages<Handset>(simulatorUrl, to);
   const statuses = async (campaignId: unknown) =>
     (await db.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM messages WHERE campaign_id = $1 GROUP BY status`, [campaignId])).rows;
 
   beforeAll(async () => {
     await admin(['db:migrate']);
-    shop = (await admin(['company:create', '--name', 'Shop', '--balance', '50'])) as unknown as Company;
+    shop = await createCompany('Shop', '50');
     const httpPort = await freePort();
     simulatorUrl = `http://127.0.0.1:${httpPort}`;
     receiver = await startWebhookReceiver();
@@ -54,7 +42,7 @@ describe('bulk campaigns end to end', () => {
   });
 
   it('mode 1 with a separated string: shape A, invalid numbers listed and not charged, duplicates once, every phone gets it', async () => {
-    const accepted = await post(shop, '/sms/send-bulk', {
+    const accepted = await api.post('/sms/send-bulk', {
       recipients: '+33612000001, +33612000002;33612000003;;not-a-number, +33612000001',
       message: 'Spring sale today',
       from: 'Shop',
@@ -83,7 +71,7 @@ describe('bulk campaigns end to end', () => {
   });
 
   it('mode 2 with a delay: shape B with each batch and its time, released that far apart, each message its own text and sender', async () => {
-    const accepted = await post(shop, '/v1/sms/send-bulk', {
+    const accepted = await api.post('/v1/sms/send-bulk', {
       messages: [
         { to: '+33612000011', message: 'Hello Ann', reference: 'ann' },
         { to: '+33612000012', message: 'Hello Bob', from: 'Bobs' },
@@ -107,8 +95,8 @@ describe('bulk campaigns end to end', () => {
   });
 
   it('refuses a campaign the balance does not cover with 402: nothing stored, queued, charged or sent', async () => {
-    const poor = (await admin(['company:create', '--name', 'Poor', '--balance', '0.02'])) as unknown as Company;
-    const refused = await post(poor, '/sms/send-bulk', { recipients: ['+33612000021', '+33612000022', '+33612000023'], message: 'Hi', from: 'Poor' });
+    const poor = await createCompany('Poor', '0.02');
+    const refused = await api.as(poor).post('/sms/send-bulk', { recipients: ['+33612000021', '+33612000022', '+33612000023'], message: 'Hi', from: 'Poor' });
     expect(refused).toMatchObject({ status: 402, body: { error: 'Insufficient balance', balance: 0.02, required: 0.03, recipients: 3 } });
     const { rows } = await db.query(`SELECT count(*)::int AS n FROM campaigns WHERE company_id = $1`, [poor.company_id]);
     expect(rows[0].n).toBe(0);
@@ -117,17 +105,17 @@ describe('bulk campaigns end to end', () => {
   });
 
   it('answers field errors, and takes a body far over the 1 MiB of other routes', async () => {
-    expect(await post(shop, '/sms/send-bulk', { recipients: ['+33612000031'], messages: [], from: 'Shop', message: 'x' })).toMatchObject({ status: 400 });
-    expect(await post(shop, '/sms/send-bulk', { recipients: ['+33612000031'], message: 'x' })).toMatchObject({ status: 400, body: { error: 'from is required' } });
-    expect(await post(shop, '/sms/send-bulk', { recipients: ['+33612000031'], message: 'x', from: 'Shop', batch_size: 10001 })).toMatchObject({ status: 400 });
+    expect(await api.post('/sms/send-bulk', { recipients: ['+33612000031'], messages: [], from: 'Shop', message: 'x' })).toMatchObject({ status: 400 });
+    expect(await api.post('/sms/send-bulk', { recipients: ['+33612000031'], message: 'x' })).toMatchObject({ status: 400, body: { error: 'from is required' } });
+    expect(await api.post('/sms/send-bulk', { recipients: ['+33612000031'], message: 'x', from: 'Shop', batch_size: 10001 })).toMatchObject({ status: 400 });
     const padding = 'x'.repeat(1_200_000);
-    expect((await post(shop, '/sms/send', { to: '+33612000031', message: 'x', from: 'Shop', reference: padding })).status).toBe(413);
-    const large = await post(shop, '/sms/send-bulk', { recipients: ['+33612000041', 'x'.repeat(1_200_000)], message: 'Big body', from: 'Shop' });
+    expect((await api.post('/sms/send', { to: '+33612000031', message: 'x', from: 'Shop', reference: padding })).status).toBe(413);
+    const large = await api.post('/sms/send-bulk', { recipients: ['+33612000041', 'x'.repeat(1_200_000)], message: 'Big body', from: 'Shop' });
     expect(large.status).toBe(200);
   });
 
   it('tells a webhook_url of every message and, once every message is final, campaign.completed, signed', async () => {
-    const accepted = await post(shop, '/sms/send-bulk', {
+    const accepted = await api.post('/sms/send-bulk', {
       recipients: ['+33612000051', '+33612000052'],
       message: 'Hooked campaign',
       from: 'Shop',
@@ -147,13 +135,13 @@ describe('bulk campaigns end to end', () => {
   });
 
   it('starts a high-priority campaign before the normal batches still waiting', async () => {
-    const normal = await post(shop, '/sms/send-bulk', {
+    const normal = await api.post('/sms/send-bulk', {
       recipients: Array.from({ length: 3000 }, (_, i) => `+3361300${String(i).padStart(4, '0')}`),
       message: 'Normal news',
       from: 'Shop',
       batch_size: 10,
     });
-    const high = await post(shop, '/sms/send-bulk', { recipients: ['+33612000061'], message: 'Urgent', from: 'Shop', priority: 'high' });
+    const high = await api.post('/sms/send-bulk', { recipients: ['+33612000061'], message: 'Urgent', from: 'Shop', priority: 'high' });
     expect([normal.status, high.status]).toEqual([200, 200]);
     const normalId = (normal.body['data'] as { campaign_id: string }).campaign_id;
     const highId = (high.body['data'] as { campaign_id: string }).campaign_id;

@@ -1,12 +1,6 @@
 import { admin, eventually, freePort, startStack, type RunningStack } from '@mp/testing';
+import { ApiClient, createCompany, simulatorMessages, type ApiAnswer, type Company, type Json } from './support/api-client';
 
-interface Company {
-  company_id: string;
-  api_key: string;
-  api_secret: string;
-}
-type Json = Record<string, unknown>;
-type Answer = { status: number; body: Json };
 type Summary = Record<'queued' | 'processing' | 'sent' | 'delivered' | 'failed' | 'cancelled', number>;
 interface Campaign {
   campaign_id: string;
@@ -34,28 +28,21 @@ describe('bulk campaign management end to end', () => {
   let acceptedAt: number;
   const phones = ['+33612500001', '+33612500002', '+33612500003'];
 
-  const call = async (company: Company, method: 'GET' | 'POST', path: string, body?: Json): Promise<Answer> => {
-    const response = await fetch(`${stack.gatewayUrl}${path}`, {
-      method,
-      headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: response.status, body: (await response.json()) as Json };
-  };
-  const data = <T>(answer: Answer) => answer.body['data'] as T;
-  const view = async () => data<Campaign>(await call(shop, 'GET', `/sms/campaigns/${campaign.campaign_id}`));
-  const balance = async () => data<{ balance: number }>(await call(shop, 'GET', '/balance')).balance;
-  const handset = async (to: string) => (await (await fetch(`${simulatorUrl}/messages?to=${encodeURIComponent(to)}`)).json()) as { text: string }[];
+  const api = new ApiClient(() => stack.gatewayUrl, () => shop);
+  const data = <T>(answer: ApiAnswer) => answer.body['data'] as T;
+  const view = async () => data<Campaign>(await api.get(`/sms/campaigns/${campaign.campaign_id}`));
+  const balance = async () => data<{ balance: number }>(await api.get('/balance')).balance;
+  const handset = (to: string) => simulatorMessages<{ text: string }>(simulatorUrl, to);
   const addsUp = (c: Campaign) => Object.values(c.summary).reduce((a, b) => a + b, 0) === c.successful;
 
   beforeAll(async () => {
     await admin(['db:migrate']);
-    shop = (await admin(['company:create', '--name', 'Campaign Shop', '--balance', '1'])) as unknown as Company;
-    other = (await admin(['company:create', '--name', 'Campaign Other', '--balance', '1'])) as unknown as Company;
+    shop = await createCompany('Campaign Shop', '1');
+    other = await createCompany('Campaign Other', '1');
     const httpPort = await freePort();
     simulatorUrl = `http://127.0.0.1:${httpPort}`;
     stack = await startStack({ apps: ['gateway', 'sms-dispatcher', 'smsc-simulator'], env: { SMSC_SIMULATOR_PORT: String(httpPort) } });
-    const accepted = await call(shop, 'POST', '/sms/send-bulk', {
+    const accepted = await api.post('/sms/send-bulk', {
       recipients: phones,
       message: 'Flash sale',
       from: 'Shop',
@@ -91,13 +78,13 @@ describe('bulk campaign management end to end', () => {
 
   it('cancels the later batches and refunds exactly their cost, once', async () => {
     expect(await balance()).toBe(0.97);
-    const cancelled = await call(shop, 'POST', `/v1/sms/campaigns/${campaign.campaign_id}/cancel`);
+    const cancelled = await api.post(`/v1/sms/campaigns/${campaign.campaign_id}/cancel`);
     expect(cancelled).toMatchObject({
       status: 200,
       body: { status: 'success', data: { campaign_id: campaign.campaign_id, cancelled_batches: 2, cancelled_recipients: 2, refunded: 0.02, balance: 0.99 } },
     });
     expect(await balance()).toBe(0.99);
-    const again = await call(shop, 'POST', `/sms/campaigns/${campaign.campaign_id}/cancel`);
+    const again = await api.post(`/sms/campaigns/${campaign.campaign_id}/cancel`);
     expect(again.status).toBe(409);
     expect(again.body['error']).toEqual(expect.any(String));
     expect(await balance()).toBe(0.99);
@@ -109,7 +96,7 @@ describe('bulk campaign management end to end', () => {
   });
 
   it('lists each recipient with its state, paged and filtered', async () => {
-    const all = await call(shop, 'GET', `/sms/campaigns/${campaign.campaign_id}/messages`);
+    const all = await api.get(`/sms/campaigns/${campaign.campaign_id}/messages`);
     expect(all.status).toBe(200);
     expect(data<{ total: number; page: number; limit: number }>(all)).toMatchObject({ total: 3, page: 1, limit: 50 });
     const items = data<{ items: Recipient[] }>(all).items;
@@ -118,35 +105,35 @@ describe('bulk campaign management end to end', () => {
       [phones[1], 'cancelled', true, 0.01],
       [phones[2], 'cancelled', true, 0.01],
     ]);
-    const second = await call(shop, 'GET', `/sms/campaigns/${campaign.campaign_id}/messages?page=2&limit=1`);
+    const second = await api.get(`/sms/campaigns/${campaign.campaign_id}/messages?page=2&limit=1`);
     expect(data<{ items: Recipient[] }>(second).items.map((r) => r.to)).toEqual([phones[1]]);
-    const cancelled = await call(shop, 'GET', `/sms/campaigns/${campaign.campaign_id}/messages?status=cancelled`);
+    const cancelled = await api.get(`/sms/campaigns/${campaign.campaign_id}/messages?status=cancelled`);
     expect(data<{ items: Recipient[]; total: number }>(cancelled)).toMatchObject({ total: 2 });
-    expect(await call(shop, 'GET', `/sms/campaigns/${campaign.campaign_id}/messages?limit=500`)).toMatchObject({
+    expect(await api.get(`/sms/campaigns/${campaign.campaign_id}/messages?limit=500`)).toMatchObject({
       status: 400,
       body: { error: 'limit must be an integer from 1 to 100' },
     });
-    expect((await call(shop, 'GET', `/sms/campaigns/${campaign.campaign_id}/messages?status=done`)).status).toBe(400);
+    expect((await api.get(`/sms/campaigns/${campaign.campaign_id}/messages?status=done`)).status).toBe(400);
   });
 
   it('lists the campaign among the company campaigns', async () => {
-    const listed = await call(shop, 'GET', '/sms/campaigns?reference=flash-e2e');
+    const listed = await api.get('/sms/campaigns?reference=flash-e2e');
     expect(listed.status).toBe(200);
     expect(data<{ items: Json[]; total: number }>(listed)).toMatchObject({
       total: 1,
       items: [{ campaign_id: campaign.campaign_id, status: 'completed', batches: 3, summary: { delivered: 1, cancelled: 2 } }],
     });
-    const completed = data<{ items: { campaign_id: string }[] }>(await call(shop, 'GET', '/sms/campaigns?status=completed'));
+    const completed = data<{ items: { campaign_id: string }[] }>(await api.get('/sms/campaigns?status=completed'));
     expect(completed.items.map((c) => c.campaign_id)).toContain(campaign.campaign_id);
-    expect((await call(shop, 'GET', '/sms/campaigns?status=finished')).status).toBe(400);
-    expect(data<{ total: number }>(await call(other, 'GET', '/sms/campaigns'))).toMatchObject({ total: 0 });
+    expect((await api.get('/sms/campaigns?status=finished')).status).toBe(400);
+    expect(data<{ total: number }>(await api.as(other).get('/sms/campaigns'))).toMatchObject({ total: 0 });
   });
 
   it('answers 404 to another company, and to an id that is not a campaign id', async () => {
-    expect((await call(other, 'GET', `/sms/campaigns/${campaign.campaign_id}`)).status).toBe(404);
-    expect((await call(other, 'GET', `/sms/campaigns/${campaign.campaign_id}/messages`)).status).toBe(404);
-    expect((await call(other, 'POST', `/sms/campaigns/${campaign.campaign_id}/cancel`)).status).toBe(404);
-    expect(await call(shop, 'GET', '/sms/campaigns/not-a-uuid')).toMatchObject({ status: 404, body: { error: 'Campaign not found' } });
+    expect((await api.as(other).get(`/sms/campaigns/${campaign.campaign_id}`)).status).toBe(404);
+    expect((await api.as(other).get(`/sms/campaigns/${campaign.campaign_id}/messages`)).status).toBe(404);
+    expect((await api.as(other).post(`/sms/campaigns/${campaign.campaign_id}/cancel`)).status).toBe(404);
+    expect(await api.get('/sms/campaigns/not-a-uuid')).toMatchObject({ status: 404, body: { error: 'Campaign not found' } });
   });
 
   it('never sends the cancelled batches, even past their time', async () => {

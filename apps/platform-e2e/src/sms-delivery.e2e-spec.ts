@@ -1,9 +1,6 @@
 import { admin, eventually, freePort, startStack, startWebhookReceiver, type RunningStack, type WebhookReceiver } from '@mp/testing';
+import { ApiClient, createCompany, simulatorMessages, type Company } from './support/api-client';
 
-interface Company {
-  api_key: string;
-  api_secret: string;
-}
 interface Handset {
   message_id: string;
   from: string;
@@ -18,26 +15,18 @@ describe('SMS delivery end to end', () => {
   let company: Company;
   let simulatorUrl: string;
 
+  const api = new ApiClient(() => stack.gatewayUrl, () => company);
   const send = async (body: Record<string, unknown>) => {
-    const response = await fetch(`${stack.gatewayUrl}/sms/send`, {
-      method: 'POST',
-      headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+    const response = await api.post<{ data: { message_id: string } }>('/sms/send', body);
     expect(response.status).toBe(200);
-    return ((await response.json()) as { data: { message_id: string } }).data.message_id;
+    return response.body.data.message_id;
   };
-  const view = async (id: string) =>
-    (
-      (await (
-        await fetch(`${stack.gatewayUrl}/sms/${id}`, { headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret } })
-      ).json()) as { data: Record<string, unknown> }
-    ).data;
-  const handset = async (to: string) => (await (await fetch(`${simulatorUrl}/messages?to=${encodeURIComponent(to)}`)).json()) as Handset[];
+  const view = async (id: string) => (await api.get<{ data: Record<string, unknown> }>(`/sms/${id}`)).body.data;
+  const handset = (to: string) => simulatorMessages<Handset>(simulatorUrl, to);
 
   beforeAll(async () => {
     await admin(['db:migrate']);
-    company = (await admin(['company:create', '--name', 'Deliver', '--balance', '5'])) as unknown as Company;
+    company = await createCompany('Deliver', '5');
     const httpPort = await freePort();
     simulatorUrl = `http://127.0.0.1:${httpPort}`;
     stack = await startStack({ apps: ['gateway', 'sms-dispatcher', 'smsc-simulator'], env: { SMSC_SIMULATOR_PORT: String(httpPort) } });
@@ -102,7 +91,7 @@ describe('SMS refused by the carrier', () => {
 
   beforeAll(async () => {
     await admin(['db:migrate']);
-    company = (await admin(['company:create', '--name', 'Refused', '--balance', '1'])) as unknown as Company;
+    company = await createCompany('Refused', '1');
     receiver = await startWebhookReceiver();
     stack = await startStack({
       apps: ['gateway', 'sms-dispatcher', 'smsc-simulator', 'billing', 'webhook-notifier'],
@@ -114,18 +103,11 @@ describe('SMS refused by the carrier', () => {
     await receiver?.close();
   });
 
-  const get = async (path: string) =>
-    ((await (await fetch(`${stack.gatewayUrl}${path}`, { headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret } })).json()) as {
-      data: Record<string, unknown>;
-    }).data;
+  const api = new ApiClient(() => stack.gatewayUrl, () => company);
+  const get = async (path: string) => (await api.get<{ data: Record<string, unknown> }>(path)).body.data;
 
   it('fails the message and refunds every part that never reached a carrier', async () => {
-    const response = await fetch(`${stack.gatewayUrl}/sms/send`, {
-      method: 'POST',
-      headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret, 'content-type': 'application/json' },
-      body: JSON.stringify({ to: '+33612345678', message: 'r'.repeat(200) }),
-    });
-    const sent = (await response.json()) as { data: { message_id: string; balance: number; cost: number } };
+    const sent = (await api.post<{ data: { message_id: string; balance: number; cost: number } }>('/sms/send', { to: '+33612345678', message: 'r'.repeat(200) })).body;
     expect(sent.data).toMatchObject({ cost: 0.02, balance: 0.98 });
     const deadline = Date.now() + 30_000;
     let view = await get(`/sms/${sent.data.message_id}`);
@@ -139,12 +121,13 @@ describe('SMS refused by the carrier', () => {
 
   it("shows a campaign's refunded messages in its view and in campaign.completed", async () => {
     const before = (await get('/balance'))['balance'];
-    const response = await fetch(`${stack.gatewayUrl}/sms/send-bulk`, {
-      method: 'POST',
-      headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret, 'content-type': 'application/json' },
-      body: JSON.stringify({ recipients: ['+33612345601', '+33612345602'], message: 'c'.repeat(200), from: 'Shop', webhook_url: receiver.url }),
+    const accepted = await api.post<{ data: { campaign_id: string; total_cost: number } }>('/sms/send-bulk', {
+      recipients: ['+33612345601', '+33612345602'],
+      message: 'c'.repeat(200),
+      from: 'Shop',
+      webhook_url: receiver.url,
     });
-    const campaignId = ((await response.json()) as { data: { campaign_id: string; total_cost: number } }).data.campaign_id;
+    const campaignId = accepted.body.data.campaign_id;
     const view = await eventually(
       () => get(`/sms/campaigns/${campaignId}`),
       (v) => v['status'] === 'completed' && v['refunded'] === 0.04,

@@ -16,12 +16,8 @@ import {
   type FaultStack,
   type KillSnapshot,
 } from './support/dispatcher-fault';
+import { ApiClient, createCompany, type Company } from './support/api-client';
 
-interface Company {
-  company_id: string;
-  api_key: string;
-  api_secret: string;
-}
 interface Sent {
   to: string;
   text: string;
@@ -61,6 +57,7 @@ describe('SMS delivery survives a SIGKILL of the dispatcher', () => {
   let started = 0;
   const mark = (step: string) => (timeline[step] = Date.now() - started);
 
+  const api = new ApiClient(() => String(fault?.stack.gatewayUrl), () => company);
   const stats = () => (fault as FaultStack).simulator.stats();
   const handsets = () => (fault as FaultStack).simulator.handsets();
   const ourNumbers = new Set(Array.from({ length: MESSAGES }, (_, i) => numberAt(i)));
@@ -69,13 +66,8 @@ describe('SMS delivery survives a SIGKILL of the dispatcher', () => {
     const to = numberAt(i);
     const text = `Fault test ${i}`;
     try {
-      const response = await fetch(`${fault?.stack.gatewayUrl}/sms/send`, {
-        method: 'POST',
-        headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret, 'content-type': 'application/json' },
-        body: JSON.stringify({ to, message: text, from: 'Fault' }),
-        signal: AbortSignal.timeout(30_000),
-      });
-      const body = (await response.json()) as { data?: { message_id?: string; cost?: number } };
+      const response = await api.post<{ data?: { message_id?: string; cost?: number } }>('/sms/send', { to, message: text, from: 'Fault' }, { signal: AbortSignal.timeout(30_000) });
+      const body = response.body;
       if (response.status !== 200 || !body.data?.message_id) {
         sendFailures.push(`${to}: ${response.status} ${JSON.stringify(body)}`);
         return;
@@ -118,7 +110,7 @@ describe('SMS delivery survives a SIGKILL of the dispatcher', () => {
 
   beforeAll(async () => {
     await admin(['db:migrate']);
-    company = (await admin(['company:create', '--name', 'Fault', '--balance', OPENING_BALANCE])) as unknown as Company;
+    company = await createCompany('Fault', OPENING_BALANCE);
     db = new Client({ connectionString: process.env['DATABASE_URL'] });
     await db.connect();
     await db.query(`SET TIME ZONE 'UTC'`);

@@ -1,9 +1,5 @@
 import { admin, eventually, freePort, startSmscSimulatorProcess, startStack, type HandsetMessage, type RunningStack, type SmscSimulatorProcess } from '@mp/testing';
-
-interface Company {
-  api_key: string;
-  api_secret: string;
-}
+import { ApiClient, createCompany, simulatorMessages, type Company } from './support/api-client';
 
 /**
  * Per-route carriers: the sms-dispatcher binds to the SMSC of SMSC_STANDARD_* as well as to the
@@ -16,21 +12,19 @@ describe('SMS routes with an SMSC of their own', () => {
   let standardSmsc: SmscSimulatorProcess;
   let defaultSmscUrl: string;
 
-  const headers = () => ({ 'x-api-key': company.api_key, 'x-api-secret': company.api_secret, 'content-type': 'application/json' });
+  const api = new ApiClient(() => stack.gatewayUrl, () => company);
   const send = async (body: Record<string, unknown>): Promise<string> => {
-    const response = await fetch(`${stack.gatewayUrl}/sms/send`, { method: 'POST', headers: headers(), body: JSON.stringify(body) });
-    const answer = (await response.json()) as { data: { message_id: string } };
+    const response = await api.post<{ data: { message_id: string } }>('/sms/send', body);
+    const answer = response.body;
     expect({ status: response.status, answer }).toEqual({ status: 200, answer: expect.objectContaining({ data: expect.anything() }) });
     return answer.data.message_id;
   };
-  const status = async (id: string): Promise<unknown> =>
-    ((await (await fetch(`${stack.gatewayUrl}/sms/${id}`, { headers: headers() })).json()) as { data: { status: string } }).data.status;
-  const defaultHandset = async (to: string): Promise<HandsetMessage[]> =>
-    (await (await fetch(`${defaultSmscUrl}/messages?to=${encodeURIComponent(to)}`)).json()) as HandsetMessage[];
+  const status = async (id: string): Promise<unknown> => (await api.get<{ data: { status: string } }>(`/sms/${id}`)).body.data.status;
+  const defaultHandset = (to: string): Promise<HandsetMessage[]> => simulatorMessages<HandsetMessage>(defaultSmscUrl, to);
 
   beforeAll(async () => {
     await admin(['db:migrate']);
-    company = (await admin(['company:create', '--name', 'Routes', '--balance', '5'])) as unknown as Company;
+    company = await createCompany('Routes', '5');
     standardSmsc = await startSmscSimulatorProcess({ SMSC_RECEIPT_DELAY_MS: '50' });
     const httpPort = await freePort();
     defaultSmscUrl = `http://127.0.0.1:${httpPort}`;

@@ -1,11 +1,8 @@
 import { admin, eventually, startStack, type RunningStack } from '@mp/testing';
 import { Client } from 'pg';
+import { ApiClient, createCompany, type Company } from './support/api-client';
 
-interface Company {
-  company_id: string;
-  api_key: string;
-  api_secret: string;
-}
+type Data = { data: Record<string, unknown> };
 
 /** POST /sms/send, /sms/estimate, GET and DELETE /sms/{id} through the real gateway: acceptance and money. */
 describe('SMS acceptance over HTTP', () => {
@@ -13,19 +10,13 @@ describe('SMS acceptance over HTTP', () => {
   let db: Client;
   let acme: Company;
 
-  const call = (company: Company, method: string, path: string, body?: unknown) =>
-    fetch(`${stack.gatewayUrl}${path}`, {
-      method,
-      headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  const balanceOf = async (company: Company) =>
-    ((await (await call(company, 'GET', '/balance')).json()) as { data: { balance: number } }).data.balance;
+  const api = new ApiClient(() => stack.gatewayUrl, () => acme);
+  const balanceOf = async (company: Company) => (await api.as(company).get<{ data: { balance: number } }>('/balance')).body.data.balance;
 
   beforeAll(async () => {
     await admin(['db:migrate']);
     await admin(['price:set', '--prefix', '+44', '--route', 'auto', '--price', '0.035']);
-    acme = (await admin(['company:create', '--name', 'Acme', '--balance', '1'])) as unknown as Company;
+    acme = await createCompany('Acme', '1');
     db = new Client({ connectionString: process.env['DATABASE_URL'] });
     await db.connect();
     stack = await startStack({ apps: ['gateway'] });
@@ -36,9 +27,9 @@ describe('SMS acceptance over HTTP', () => {
   });
 
   it('sends to one recipient with the 2.2 shape, charging parts × price', async () => {
-    const response = await call(acme, 'POST', '/sms/send', { to: '+447911123456', message: 'x'.repeat(161), reference: 'ref-1' });
+    const response = await api.post<Data>('/sms/send', { to: '+447911123456', message: 'x'.repeat(161), reference: 'ref-1' });
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { data: Record<string, unknown> };
+    const body = response.body;
     expect(body).toEqual({
       status: 'success',
       message: expect.any(String),
@@ -55,19 +46,19 @@ describe('SMS acceptance over HTTP', () => {
       },
     });
     expect(await balanceOf(acme)).toBe(0.93);
-    const view = (await (await call(acme, 'GET', `/v1/sms/${body.data['message_id']}`)).json()) as { data: Record<string, unknown> };
+    const view = (await api.get<Data>(`/v1/sms/${body.data['message_id']}`)).body;
     expect(view.data).toMatchObject({ message_id: body.data['message_id'], to: '+447911123456', parts: 2, cost: 0.07, encoding: 'GSM-7' });
     expect(view.data['part_details']).toHaveLength(2);
   });
 
   it('sends to several recipients with the 2.3 shape: duplicates once, invalid ones failed and free', async () => {
-    const response = await call(acme, 'POST', '/sms/send', {
+    const response = await api.post<Data>('/sms/send', {
       recipients: '+33612345678; +33612345678 ,14155552671,+1234',
       text: 'Hello',
       sender: 'Acme',
     });
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { data: Record<string, unknown> };
+    const body = response.body;
     expect(body.data).toMatchObject({ total_recipients: 4, successful: 2, failed: 1, total_cost: 0.02, balance: 0.91 });
     expect(body.data['messages']).toEqual([
       { message_id: expect.any(String), to: '+33612345678', status: 'sent', cost: 0.01 },
@@ -87,26 +78,26 @@ describe('SMS acceptance over HTTP', () => {
     [{ to: '+447911123456', message: 'x', scheduled_time: '2001-01-01T00:00:00Z' }, 400, 'scheduled_time must be in the future'],
   ])('refuses %p with %i naming the problem, charging nothing', async (body, status, error) => {
     const before = await balanceOf(acme);
-    const response = await call(acme, 'POST', '/sms/send', body);
+    const response = await api.post<{ error: string }>('/sms/send', body);
     expect(response.status).toBe(status);
-    expect(((await response.json()) as { error: string }).error).toContain(error);
+    expect(response.body.error).toContain(error);
     expect(await balanceOf(acme)).toBe(before);
   });
 
   it('answers 402 with balance and cost when the balance does not cover the send, storing nothing', async () => {
-    const poor = (await admin(['company:create', '--name', 'Poor', '--balance', '0.01'])) as unknown as Company;
-    const response = await call(poor, 'POST', '/sms/send', { to: '+447911123456', message: 'Hello' });
+    const poor = await createCompany('Poor', '0.01');
+    const response = await api.as(poor).post('/sms/send', { to: '+447911123456', message: 'Hello' });
     expect(response.status).toBe(402);
-    expect(await response.json()).toEqual({ error: 'Insufficient balance', balance: 0.01, cost: 0.035 });
+    expect(response.body).toEqual({ error: 'Insufficient balance', balance: 0.01, cost: 0.035 });
     const { rows } = await db.query(`SELECT count(*)::int AS n FROM messages WHERE company_id = $1`, [poor.company_id]);
     expect(rows[0].n).toBe(0);
   });
 
   it('estimates parts, encoding, cost and the character that forced UCS-2, sending nothing', async () => {
     const before = await balanceOf(acme);
-    const response = await call(acme, 'POST', '/sms/estimate', { to: '+447911123456', message: `Price: 5€ 😀${'y'.repeat(70)}` });
+    const response = await api.post<Data>('/sms/estimate', { to: '+447911123456', message: `Price: 5€ 😀${'y'.repeat(70)}` });
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { data: Record<string, unknown> };
+    const body = response.body;
     expect(body.data).toMatchObject({ encoding: 'UCS-2', parts: 2, first_non_gsm_character: '😀', total_cost: 0.07 });
     expect(await balanceOf(acme)).toBe(before);
   });
@@ -114,36 +105,30 @@ describe('SMS acceptance over HTTP', () => {
   it('schedules a message, and cancelling it refunds it once', async () => {
     const before = await balanceOf(acme);
     const at = new Date(Date.now() + 3_600_000).toISOString();
-    const sent = (await (await call(acme, 'POST', '/sms/send', { to: '+33612345678', message: 'Later', scheduled_time: at })).json()) as {
-      data: { message_id: string; status: string };
-    };
+    const sent = (await api.post<{ data: { message_id: string; status: string } }>('/sms/send', { to: '+33612345678', message: 'Later', scheduled_time: at })).body;
     expect(sent.data.status).toBe('scheduled');
     expect(await balanceOf(acme)).toBeCloseTo(before - 0.01, 4);
-    const cancelled = await call(acme, 'DELETE', `/sms/${sent.data.message_id}`);
+    const cancelled = await api.delete(`/sms/${sent.data.message_id}`);
     expect(cancelled.status).toBe(200);
-    expect(await cancelled.json()).toMatchObject({ data: { status: 'cancelled', refunded: 0.01, balance: before } });
-    const again = await call(acme, 'DELETE', `/sms/${sent.data.message_id}`);
+    expect(cancelled.body).toMatchObject({ data: { status: 'cancelled', refunded: 0.01, balance: before } });
+    const again = await api.delete(`/sms/${sent.data.message_id}`);
     expect(again.status).toBe(409);
     expect(await balanceOf(acme)).toBe(before);
-    const view = (await (await call(acme, 'GET', `/sms/${sent.data.message_id}`)).json()) as { data: Record<string, unknown> };
+    const view = (await api.get<Data>(`/sms/${sent.data.message_id}`)).body;
     expect(view.data).toMatchObject({ status: 'cancelled', refunded: 0.01 });
     expect(view.data['part_details']).toEqual([expect.objectContaining({ index: 1, status: 'cancelled', submitted_at: null })]);
   });
 
   it("never shows one company another company's message", async () => {
-    const other = (await admin(['company:create', '--name', 'Other', '--balance', '1'])) as unknown as Company;
-    const sent = (await (await call(acme, 'POST', '/sms/send', { to: '+33612345678', message: 'Mine' })).json()) as {
-      data: { message_id: string };
-    };
-    expect((await call(other, 'GET', `/sms/${sent.data.message_id}`)).status).toBe(404);
-    expect((await call(other, 'DELETE', `/sms/${sent.data.message_id}`)).status).toBe(404);
-    expect((await call(acme, 'GET', '/sms/not-a-uuid')).status).toBe(404);
+    const other = await createCompany('Other', '1');
+    const sent = (await api.post<{ data: { message_id: string } }>('/sms/send', { to: '+33612345678', message: 'Mine' })).body;
+    expect((await api.as(other).get(`/sms/${sent.data.message_id}`)).status).toBe(404);
+    expect((await api.as(other).delete(`/sms/${sent.data.message_id}`)).status).toBe(404);
+    expect((await api.get('/sms/not-a-uuid')).status).toBe(404);
   });
 
   it('commits an outbox job for every accepted message, relayed to the queue', async () => {
-    const sent = (await (await call(acme, 'POST', '/sms/send', { to: '+33612345678', message: 'Queue me' })).json()) as {
-      data: { message_id: string };
-    };
+    const sent = (await api.post<{ data: { message_id: string } }>('/sms/send', { to: '+33612345678', message: 'Queue me' })).body;
     const jobsCarrying = async () =>
       (await db.query(`SELECT job_id, enqueued_at FROM outbox WHERE data->'messageIds' ? $1`, [sent.data.message_id])).rows;
     const rows = await eventually(jobsCarrying, (found) => found.length === 1 && found[0].enqueued_at !== null, 5_000);
@@ -157,27 +142,13 @@ describe('Idempotency-Key on POST /sms/send', () => {
   let stack: RunningStack;
   let company: Company;
 
-  const send = (key: string, body: unknown) =>
-    fetch(`${stack.gatewayUrl}/sms/send`, {
-      method: 'POST',
-      headers: {
-        'x-api-key': company.api_key,
-        'x-api-secret': company.api_secret,
-        'content-type': 'application/json',
-        'idempotency-key': key,
-      },
-      body: JSON.stringify(body),
-    });
-  const balance = async () =>
-    (
-      (await (
-        await fetch(`${stack.gatewayUrl}/balance`, { headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret } })
-      ).json()) as { data: { balance: number } }
-    ).data.balance;
+  const api = new ApiClient(() => stack.gatewayUrl, () => company);
+  const send = (key: string, body: unknown) => api.post('/sms/send', body, { headers: { 'idempotency-key': key } });
+  const balance = async () => (await api.get<{ data: { balance: number } }>('/balance')).body.data.balance;
 
   beforeAll(async () => {
     await admin(['db:migrate']);
-    company = (await admin(['company:create', '--name', 'Retry', '--balance', '1'])) as unknown as Company;
+    company = await createCompany('Retry', '1');
     stack = await startStack({ apps: ['gateway'] });
   });
   afterAll(async () => {
@@ -186,11 +157,11 @@ describe('Idempotency-Key on POST /sms/send', () => {
 
   it('answers a repeat with the first response, sending and charging once', async () => {
     const first = await send('order-1', { to: '+33612345678', message: 'Once' });
-    const firstBody = (await first.json()) as { data: { message_id: string; balance: number } };
+    const firstBody = first.body;
     const second = await send('order-1', { message: 'Once', to: '+33612345678' });
     expect(second.status).toBe(200);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
-    expect(await second.json()).toEqual(firstBody);
+    expect(second.body).toEqual(firstBody);
     expect(await balance()).toBe(0.99);
   });
 
@@ -200,7 +171,7 @@ describe('Idempotency-Key on POST /sms/send', () => {
       send('race-1', { to: '+33612345678', message: 'Race' }),
       send('race-1', { to: '+33612345678', message: 'Race' }),
     ]);
-    const [bodyA, bodyB] = (await Promise.all([a.json(), b.json()])) as { data: { message_id: string } }[];
+    const [bodyA, bodyB] = [a.body, b.body] as { data: { message_id: string } }[];
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(bodyA.data.message_id).toBe(bodyB.data.message_id);
     expect(await balance()).toBeCloseTo(before - 0.01, 4);
@@ -210,7 +181,7 @@ describe('Idempotency-Key on POST /sms/send', () => {
     await send('order-2', { to: '+33612345678', message: 'A' });
     const other = await send('order-2', { to: '+33612345678', message: 'B' });
     expect(other.status).toBe(409);
-    expect(await other.json()).toEqual({ error: 'Idempotency-Key was already used with different parameters' });
+    expect(other.body).toEqual({ error: 'Idempotency-Key was already used with different parameters' });
   });
 
   it('lets a retry run again after the first attempt failed', async () => {

@@ -1,20 +1,17 @@
 import { admin, eventually, startStack, startWebhookReceiver, type RunningStack, type WebhookReceiver } from '@mp/testing';
 import { verifyWebhook } from '@mp/webhooks';
+import { ApiClient, createCompany, type Company } from './support/api-client';
 
-interface Company {
-  api_key: string;
-  api_secret: string;
-  webhook_secret: string;
-}
 /** An SMS sent with a webhook_url: the sender hears message.sent and message.delivered, signed. */
 describe('SMS delivery webhooks end to end', () => {
   let stack: RunningStack;
   let company: Company;
   let receiver: WebhookReceiver;
+  const api = new ApiClient(() => stack.gatewayUrl, () => company);
 
   beforeAll(async () => {
     await admin(['db:migrate']);
-    company = (await admin(['company:create', '--name', 'Hooked', '--balance', '5'])) as unknown as Company;
+    company = await createCompany('Hooked', '5');
     receiver = await startWebhookReceiver();
     stack = await startStack({ apps: ['gateway', 'sms-dispatcher', 'smsc-simulator', 'webhook-notifier'] });
   });
@@ -24,13 +21,9 @@ describe('SMS delivery webhooks end to end', () => {
   });
 
   it('posts message.sent and message.delivered, signed with the company secret, with the documented payload', async () => {
-    const response = await fetch(`${stack.gatewayUrl}/sms/send`, {
-      method: 'POST',
-      headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret, 'content-type': 'application/json' },
-      body: JSON.stringify({ to: '+33612345678', message: 'Parcel shipped', reference: 'order-981', webhook_url: receiver.url }),
-    });
+    const response = await api.post<{ data: { message_id: string } }>('/sms/send', { to: '+33612345678', message: 'Parcel shipped', reference: 'order-981', webhook_url: receiver.url });
     expect(response.status).toBe(200);
-    const messageId = ((await response.json()) as { data: { message_id: string } }).data.message_id;
+    const messageId = response.body.data.message_id;
 
     const types = () => receiver.received.map((r) => (JSON.parse(r.body) as { type: string }).type).sort();
     const seen = await eventually(types, (list) => list.includes('message.sent') && list.includes('message.delivered'));
@@ -56,21 +49,13 @@ describe('SMS the carrier could not deliver, end to end', () => {
   let company: Company;
   let receiver: WebhookReceiver;
 
+  const api = new ApiClient(() => stack.gatewayUrl, () => company);
   const send = async (message: string) => {
-    const response = await fetch(`${stack.gatewayUrl}/sms/send`, {
-      method: 'POST',
-      headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret, 'content-type': 'application/json' },
-      body: JSON.stringify({ to: '+33612345678', message, webhook_url: receiver.url }),
-    });
+    const response = await api.post<{ data: { message_id: string } }>('/sms/send', { to: '+33612345678', message, webhook_url: receiver.url });
     expect(response.status).toBe(200);
-    return ((await response.json()) as { data: { message_id: string } }).data.message_id;
+    return response.body.data.message_id;
   };
-  const view = async (id: string) =>
-    (
-      (await (
-        await fetch(`${stack.gatewayUrl}/sms/${id}`, { headers: { 'x-api-key': company.api_key, 'x-api-secret': company.api_secret } })
-      ).json()) as { data: Record<string, unknown> }
-    ).data;
+  const view = async (id: string) => (await api.get<{ data: Record<string, unknown> }>(`/sms/${id}`)).body.data;
   const failedEvent = (id: string) =>
     receiver.received
       .map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> })
@@ -78,7 +63,7 @@ describe('SMS the carrier could not deliver, end to end', () => {
 
   beforeAll(async () => {
     await admin(['db:migrate']);
-    company = (await admin(['company:create', '--name', 'Undelivered', '--balance', '5'])) as unknown as Company;
+    company = await createCompany('Undelivered', '5');
     receiver = await startWebhookReceiver();
     stack = await startStack({ apps: ['gateway', 'sms-dispatcher', 'smsc-simulator', 'webhook-notifier'], env: { SMSC_FAILURE_RATE: '1' } });
   });
