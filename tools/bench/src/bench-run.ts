@@ -9,6 +9,7 @@ import { freePort, startStack, type RunningStack } from '@mp/testing';
 import { positive, redisVersion, repoRoot, runAdmin, say, waitForHealth } from './bench-process';
 import { stopLoadOnInterrupt, type Company } from './http-load';
 import { machine, revision, type Machine, type Revision } from './results';
+import { serverProcesses, type ServerProcesses } from './server-processes';
 import { createThrowawayServices, type ThrowawayServices } from './throwaway-services';
 
 export const RECEIPT_DELAY_MS = 1_000;
@@ -32,6 +33,8 @@ export interface Bench {
   database: string;
   /** The SMSC simulator's inspection API (GET /stats, /messages). */
   simulatorUrl: string;
+  /** The PostgreSQL and Redis server processes the run uses, whose CPU time it counts. */
+  servers: ServerProcesses;
 }
 
 /** The company that sends every request, as company:create prints it. */
@@ -105,10 +108,11 @@ export async function withBench<T>(
   const runEnv: RunEnv = { DATABASE_URL: services.databaseUrl, REDIS_URL: services.redisUrl, QUEUE_PREFIX: services.queuePrefix, LOG_LEVEL: 'warn' };
   const db = new Client({ connectionString: services.databaseUrl, application_name: 'bench' });
   const database = new URL(services.databaseUrl).pathname.slice(1);
-  const bench: Bench = { run, services, db, database, simulatorUrl: `http://127.0.0.1:${ports.simulator}` };
+  const bench: Bench = { run, services, db, database, simulatorUrl: `http://127.0.0.1:${ports.simulator}`, servers: { postgres: null, redis: null } };
   let stack: RunningStack | undefined;
   try {
     await db.connect();
+    bench.servers = await serverProcesses(db, services.redisUrl);
     const prepared = await prepare({ ...process.env, ...runEnv });
     stack = await startBenchStack(runEnv, stackEnv, ports, services.run);
     await waitForHealth(`http://127.0.0.1:${ports.dispatcher}/health/ready`);

@@ -1,10 +1,13 @@
 // What the machine did while one phase of a run ran, whichever benchmark: the CPU time of the
-// run's processes, of its PostgreSQL backends and of Redis, where the run's database sessions
-// waited, and the database's activity counters before and after.
+// run's processes, of its PostgreSQL backends and of Redis (as shares of a core, and as the cost of
+// the phase's messages: process-cost.ts), where the run's database sessions waited, and the
+// database's activity counters before and after.
 import { cpus } from 'node:os';
 import type { Bench } from './bench-run';
 import { appName, backendPids, databaseCounters, perAccepted, WaitSampler, type DatabaseCounters } from './database-figures';
+import { costBetween, perMessage, sampleCost, type CostGroups, type CostPerMessage } from './process-cost';
 import { cpuShares, machineBusyPercent, pidsWithCommand, pidsWithEnv, sampleCpu, type ContextSwitches, type CpuSample, type CpuShare } from './process-cpu';
+import { othersBackends } from './server-processes';
 
 /** The name of the benchmark's own process among the CPU shares, and its label in a README cell. */
 export interface BenchProcess {
@@ -20,12 +23,19 @@ export interface CpuFigures {
   shares: CpuShare[];
 }
 
+/** The CPU ms each process group spent over a phase: its apps, PostgreSQL and Redis (process-cost.ts). */
+export interface PhaseCost {
+  windowS: number;
+  ms: Record<string, number | null>;
+}
+
 /** A phase: what its work returned, when it ran, and the machine's and database's figures around it. */
 export interface Observed<T> {
   result: T;
   start: Date;
   end: Date;
   cpu: CpuFigures;
+  cost: PhaseCost;
   countersBefore: DatabaseCounters;
   countersAfter: DatabaseCounters;
   waits: WaitSampler;
@@ -43,12 +53,20 @@ export interface ObserveOptions {
 }
 
 /** Runs `work` with the CPU time of the run's processes and the database's figures around it. */
-export async function observe<T>({ services, db, database }: Bench, work: () => Promise<T>, options: ObserveOptions = {}): Promise<Observed<T>> {
+export async function observe<T>({ services, db, database, servers }: Bench, work: () => Promise<T>, options: ObserveOptions = {}): Promise<Observed<T>> {
   const { benchProcess = LOAD_GENERATOR, settleMs = 1_500, statements = false } = options;
   const apps = pidsWithEnv('MP_BENCH_RUN', services.run).filter((p) => p.pid !== process.pid);
+  const appGroups: Record<string, number[]> = {};
+  for (const app of apps) (appGroups[appName(app.command)] ??= []).push(app.pid);
+  const costGroups = (exclude: number[]): CostGroups => ({
+    apps: appGroups,
+    servers: { postgres: { root: servers.postgres, exclude }, redis: { root: servers.redis } },
+  });
   const redisPids = pidsWithCommand('redis-server');
   const pgBefore = await backendPids(db, database);
   const countersBefore = await databaseCounters(db, database);
+  const othersBefore = await othersBackends(db, database);
+  const costBefore = sampleCost(costGroups([]));
   const cpuBefore: CpuSample = sampleCpu([...apps.map((p) => p.pid), ...pgBefore, ...redisPids]);
   const benchCpuBefore = process.cpuUsage();
   const benchSwitchesBefore = ownSwitches();
@@ -66,6 +84,8 @@ export async function observe<T>({ services, db, database }: Bench, work: () => 
   if (settleMs > 0) await new Promise((wake) => setTimeout(wake, settleMs));
   const countersAfter = await databaseCounters(db, database);
   const cpuAfter = sampleCpu([...apps.map((p) => p.pid), ...pgPids, ...redisPids]);
+  const costAfter = sampleCost(costGroups([]));
+  const othersAfter = await othersBackends(db, database);
   const benchCpu = process.cpuUsage(benchCpuBefore);
   const benchSwitchesAfter = ownSwitches();
   const benchSwitches = {
@@ -73,12 +93,12 @@ export async function observe<T>({ services, db, database }: Bench, work: () => 
     involuntary: benchSwitchesAfter.involuntary - benchSwitchesBefore.involuntary,
   };
 
-  const groups: Record<string, number[]> = {};
-  for (const app of apps) (groups[appName(app.command)] ??= []).push(app.pid);
+  const groups: Record<string, number[]> = { ...appGroups };
   groups['postgres (run)'] = pgPids;
   groups['redis-server (shared)'] = redisPids;
   const cpu = cpuFigures(cpuBefore, cpuAfter, groups, { cpu: benchCpu, switches: benchSwitches }, benchProcess);
-  return { result, start, end, cpu, countersBefore, countersAfter, waits };
+  const cost = { windowS: (costAfter.at - costBefore.at) / 1000, ms: costBetween(costBefore, costAfter, costGroups([...othersBefore, ...othersAfter])) };
+  return { result, start, end, cpu, cost, countersBefore, countersAfter, waits };
 }
 
 /** This process's context switches so far (getrusage: all its threads). */
@@ -153,9 +173,28 @@ function round3(value: number): number {
   return Math.round(value * 1000) / 1000;
 }
 
+/** The CPU ms each process group spent on a message of the phase, and their sum. */
+export function phaseCost({ cost }: Pick<Observed<unknown>, 'cost'>, messages: number): CostPerMessage | null {
+  return perMessage(cost.ms, messages, cost.windowS);
+}
+
+/** Phases one after the other as one: their CPU ms added up, group by group (null if null in any). */
+export function sumCosts(costs: readonly PhaseCost[]): PhaseCost {
+  const ms: Record<string, number | null> = {};
+  for (const cost of costs) {
+    for (const [name, value] of Object.entries(cost.ms)) ms[name] = name in ms && ms[name] === null ? null : value === null ? null : (ms[name] ?? 0) + value;
+  }
+  return { windowS: costs.reduce((sum, cost) => sum + cost.windowS, 0), ms };
+}
+
+/** How the JSON file explains cpuMsPerMessage. */
+export const COST_NOTE =
+  'CPU ms (utime + stime of /proc/<pid>/stat) over the window, divided by the messages: each app of the run by its own process; postgres: the whole server (the postmaster, its live children and those it reaped), less the backends seen serving another database or the benchmark at the window’s ends (others’ sessions that start and end inside the window still count); redis: the whole server, shared with whatever else uses it; null: the server is not on this machine.';
+
 /** The JSON file's figures of a phase: CPU per process, PostgreSQL's work per message, its sessions. */
 export function observedDetails(observed: Observed<unknown>, messages: number, per: string): object {
   return {
+    cpuMsPerMessage: { note: `${COST_NOTE} Messages: ${per}.`, ...phaseCost(observed, messages) },
     cpu: {
       windowS: observed.cpu.windowS,
       machineBusyPercentOfAllCores: observed.cpu.busy,
