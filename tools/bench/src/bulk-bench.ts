@@ -9,19 +9,23 @@
 //      database polled until every message is final (or BENCH_BULK_TIMEOUT_S), the times taken
 //      from its timestamps, and the simulator's counters to confirm what reached it;
 //   5. 1,000,000 other numbers scheduled a day ahead, timed to the answer;
-//   6. peak memory (VmHWM) of every process; CPU per process and PostgreSQL's sessions per phase;
-//   7. bench/results/bulk-<date>.json and a row in the bulk section of bench/results/README.md.
+//   6. peak memory (VmHWM) of every process; CPU per process and PostgreSQL's sessions per phase,
+//      and the CPU ms per message of the 100,000 from their request to their last final state;
+//   7. bench/results/bulk-<date>.json, a record in bench/results/runs.jsonl, the README's table.
 import { join } from 'node:path';
 import { positive, say } from './bench-process';
 import { APPS, createBenchCompany, hostMachine, newRun, withBench, type Bench, type BenchCompany, type Run, type RunEnv } from './bench-run';
 import { campaignRequest, followCampaign, postCampaign, recipients, simulatorStats, warmUpCampaign, WARMUP_RECIPIENTS, type Followed, type Posted } from './bulk-campaign';
-import { BENCH_PROCESS, BULK_TARGETS, bulkVerdicts, writeBulkResults, type AcceptFigures, type BulkFigures } from './bulk-results';
+import { BENCH_PROCESS, BULK_TARGETS, bulkVerdicts, type AcceptFigures, type BulkFigures } from './bulk-results';
 import { campaignOutcome, storedCampaign, type CampaignOutcome } from './campaign-figures';
 import { tableFigures } from './database-figures';
 import { numbers, throwIfInterrupted } from './http-load';
-import { cpuLine, observe, observedDetails, perItem, perItemLine, type BenchProcess, type Observed } from './phase-observer';
+import { COST_NOTE, cpuLine, observe, observedDetails, perItem, perItemLine, phaseCost, sumCosts, type BenchProcess, type Observed } from './phase-observer';
+import { costCell, type CostPerMessage } from './process-cost';
 import { peakByName, runMemory, type ProcessMemory } from './process-memory';
 import { describeMachine, fileStamp, type Machine } from './results';
+import { writeRun } from './run-files';
+import { cpuRecord, noteFrom, recordBase, type BulkRecord } from './run-records';
 
 /** The issue's simulator: each submit_sm answered in 1 ms, its receipt soon after. */
 const BULK_STACK_ENV: RunEnv = { SMSC_LATENCY_MS: '1', SMSC_RECEIPT_DELAY_MS: '50' };
@@ -29,7 +33,7 @@ const SMALL = 100_000;
 const LARGE = 1_000_000;
 /** The times come from the database's timestamps: polling more often would add load, not precision. */
 const POLL_MS = 500;
-/** Long enough for a real figure at the pace of the first runs (~330 messages/s), short of hanging. */
+/** Long enough for a figure even at a small fraction of the target's pace, short of hanging. */
 const TIMEOUT_S = 600;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const BENCH: BenchProcess = { name: BENCH_PROCESS, label: 'bench' };
@@ -113,7 +117,7 @@ function figuresOf(m: BulkMeasured, run: BulkRun): BulkFigures {
 }
 
 /** Everything the JSON file of the run holds. */
-function details(run: BulkRun, host: Machine, m: BulkMeasured, figures: BulkFigures): object {
+function details(run: BulkRun, host: Machine, m: BulkMeasured, figures: BulkFigures, cost: CostPerMessage | null): object {
   return {
     benchmark: 'bulk',
     started: run.started.toISOString(),
@@ -123,6 +127,7 @@ function details(run: BulkRun, host: Machine, m: BulkMeasured, figures: BulkFigu
     figures,
     targets: BULK_TARGETS,
     verdicts: bulkVerdicts(figures),
+    cpuMsPerMessage: { note: `${COST_NOTE} Here over both phases of the 100,000 (accept100k, then dispatch100k: from sending the request until every message was final), divided by ${SMALL}.`, ...cost },
     campaign100k: { outcome: m.outcome, polled: m.dispatch.result, simulatorStats: m.simulator, databaseAfter: m.database },
     campaign1M: { stored: m.stored1M, acceptedWhileThe100kStillDispatched: m.dispatch.result.timedOut },
     memory: { before1M: m.memoryBefore1M, atEnd: m.memory },
@@ -135,14 +140,14 @@ function details(run: BulkRun, host: Machine, m: BulkMeasured, figures: BulkFigu
       'accept: from sending the request to the last byte of the answer, measured in the benchmark’s process (fetch) on the same machine; the request is serialised before.',
       'submit and receipts: from the answer to the latest message_parts.submitted_at / messages.completed_at of the campaign (PostgreSQL’s now(): the start of the transaction recording them; same clock as the benchmark’s). campaign100k.polled has the moments the benchmark’s polls saw them, an upper bound.',
       'at simulator: the first poll of the simulator’s GET /stats whose `accepted` count, less its count before the campaign, reached 100,000; campaign100k.simulatorStats counts every submit_sm of the run, the warm-up campaign’s included (receipts_sent counts resent receipts too).',
-      `the simulator’s GET /stats is polled every ${POLL_MS} ms; the database (one count over the campaign’s messages, ~30 ms of PostgreSQL at 100,000: campaign100k.polled.pollQueryMsTotal is their total) every 5 s until the simulator has every part, then every ${POLL_MS} ms until every message is final; the ANALYZE after the warm-up, when every message is delivered, is the run’s only one when the server runs without autovacuum (campaign100k.databaseAfter): the planner then expects few pending or unsettled rows, as in a database in service.`,
+      `the simulator’s GET /stats is polled every ${POLL_MS} ms; the database (one count over the campaign’s messages: campaign100k.polled.pollQueryMsTotal is their total time) every 5 s until the simulator has every part, then every ${POLL_MS} ms until every message is final; the ANALYZE after the warm-up, when every message is delivered, is the run’s only one when the server runs without autovacuum (campaign100k.databaseAfter): the planner then expects few pending or unsettled rows, as in a database in service.`,
       'peak memory: VmHWM of /proc/<pid>/status at the end of the run (memory.before1M: before the 1,000,000 were sent).',
       'the 1,000,000 are scheduled a day ahead, so the run does not dispatch them; the throwaway database and queue keys holding them are removed at the end.',
     ],
   };
 }
 
-function summary(f: BulkFigures, m: BulkMeasured, host: Machine, run: BulkRun, cpu: string, path: string): string {
+function summary(f: BulkFigures, m: BulkMeasured, host: Machine, run: BulkRun, cpu: { line: string; cost: string }, path: string): string {
   const v = bulkVerdicts(f);
   const met = (value: boolean) => (value ? 'met' : 'NOT met');
   const sim = m.simulator ? `simulator: ${m.simulator['accepted']} submit_sm accepted, ${m.simulator['receipts_sent']} receipts sent (warm-up included)` : 'simulator: no /stats';
@@ -152,10 +157,11 @@ function summary(f: BulkFigures, m: BulkMeasured, host: Machine, run: BulkRun, c
     `  reached: ${m.outcome.messages} messages, ${m.outcome.submittedParts} parts submitted, ${m.outcome.receiptsStored} receipts stored, ${m.outcome.finalMessages} final (${m.outcome.deliveredMessages} delivered); ${sim}`,
     `  1,000,000 scheduled accepted in ${f.accept1M.ms} ms (HTTP ${f.accept1M.status}, ${f.accept1M.requestMB} MB); gateway peak ≤ ${BULK_TARGETS.gatewayPeak1MMiB} MiB: ${met(v.gatewayMemory1M)}`,
     `  peak MiB: ${Object.entries(f.peakRssMiB).map(([name, mib]) => `${name} ${mib}`).join(', ')} (gateway before the 1,000,000: ${f.gatewayPeakBefore1MMiB})`,
-    `  CPU while dispatching (% of one core): ${cpu}`,
-    `  ${perItemLine(perItem(m.dispatch.cpu, SMALL), 'campaign message', BENCH)}`,
+    `  CPU while dispatching (% of one core): ${cpu.line}`,
+    `  CPU ms per campaign message, from its request to its final state: ${cpu.cost}`,
+    `  ${perItemLine(perItem(m.dispatch.cpu, SMALL), 'campaign message while dispatching', BENCH)}`,
     `  machine: ${describeMachine(host)}; commit ${run.rev.commit}${run.rev.dirty ? ' (dirty tree)' : ''}`,
-    `  written: ${path} and bench/results/README.md`,
+    `  written: ${path}, bench/results/runs.jsonl and the table of bench/results/README.md`,
     '',
   ].join('\n');
 }
@@ -164,10 +170,19 @@ async function report(bench: Bench, run: BulkRun, measured: BulkMeasured): Promi
   const figures = figuresOf(measured, run);
   const host = await hostMachine(bench);
   const file = `bulk-${fileStamp(run.started)}.json`;
-  const cpu = cpuLine(measured.dispatch.cpu, BENCH);
-  const row = { started: run.started, revision: run.rev, machine: host, figures, cpu, file };
-  const path = writeBulkResults(join(run.root, 'bench/results'), row, details(run, host, measured, figures));
-  process.stdout.write(summary(figures, measured, host, run, cpu, path));
+  const cost = phaseCost({ cost: sumCosts([measured.accept100k.cost, measured.dispatch.cost]) }, SMALL);
+  const record: BulkRecord = {
+    benchmark: 'bulk',
+    ...recordBase(run.started, run.rev, host),
+    settings: {},
+    figures,
+    verdicts: bulkVerdicts(figures),
+    cpu: cpuRecord(measured.dispatch.cpu, BENCH, cost),
+    file,
+    ...noteFrom(process.env),
+  };
+  const path = writeRun(join(run.root, 'bench/results'), details(run, host, measured, figures, cost), record);
+  process.stdout.write(summary(figures, measured, host, run, { line: cpuLine(measured.dispatch.cpu, BENCH), cost: costCell(cost) }, path));
 }
 
 export async function runBulkBench(): Promise<void> {

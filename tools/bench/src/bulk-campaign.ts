@@ -105,9 +105,9 @@ export interface FollowOptions {
 }
 
 /**
- * While the simulator has not counted every part, the database is counted only this often: one
- * count over a 100,000-message campaign costs PostgreSQL ~30 ms, which every 500 ms was 6% of a
- * core taken from the run it measures. The figures come from the rows' timestamps, not the polls.
+ * While the simulator has not counted every part, the database is counted only this often: a count
+ * over the whole campaign is PostgreSQL's work taken from the run it measures (bench/results/README.md
+ * says how much). The figures come from the rows' timestamps, not the polls.
  */
 const DATABASE_POLL_WHILE_SENDING_MS = 5_000;
 

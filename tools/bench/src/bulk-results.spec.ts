@@ -1,8 +1,5 @@
-import { bulkSection, bulkReadmeRow, bulkVerdicts, type BulkFigures } from './bulk-results';
+import { bulkVerdicts, type BulkFigures } from './bulk-results';
 import { parseStatusMemory, peakByName } from './process-memory';
-import { withRow } from './readme-sections';
-import type { Machine } from './results';
-import { smsSection } from './sms-results';
 
 const accept = (recipients: number, ms: number, requestMB: number, status: number | null = 200) => ({ recipients, ms, requestMB, status, error: null });
 const figures = (overrides: Partial<BulkFigures> = {}): BulkFigures => ({
@@ -17,9 +14,6 @@ const figures = (overrides: Partial<BulkFigures> = {}): BulkFigures => ({
   gatewayPeakBefore1MMiB: 250,
   ...overrides,
 });
-const host: Machine = { cpu: 'Test CPU', cores: 2, memoryGiB: 4, kernel: '6.1', node: 'v20', postgres: 'PostgreSQL 15', redis: '7' };
-const row = (f: BulkFigures) =>
-  bulkReadmeRow({ started: new Date('2026-11-22T06:00:01.250Z'), revision: { commit: 'abc1234', dirty: true }, machine: host, figures: f, cpu: 'gw 40', file: 'bulk-x.json' });
 
 describe('bulk bench results', () => {
   it('meets each target within its limit', () => {
@@ -36,39 +30,6 @@ describe('bulk bench results', () => {
     expect(bulkVerdicts(figures({ accept1M: accept(1_000_000, 9_000, 15.2, 413) })).gatewayMemory1M).toBe(false);
     expect(bulkVerdicts(figures({ accept1M: accept(1_000_000, 9_000, 15.2, null) })).gatewayMemory1M).toBe(false);
     expect(bulkVerdicts(figures({ peakRssMiB: {} })).gatewayMemory1M).toBe(false);
-  });
-
-  it('writes one README row with the times, the sizes, the peaks and the verdicts', () => {
-    expect(row(figures({ receipts100kS: 26 }))).toBe(
-      '| 2026-11-22T06:00:01Z | abc1234+dirty | 2 × Test CPU | 812 | 1.5 | 12.3 | 11.5 | 26.0 | 7450 | 15.2 | 700 / 180 / 151 / 420 | met | met | **not met** | met | gw 40 | [bulk-x.json](bulk-x.json) |\n',
-    );
-  });
-
-  it('says how far the campaign got, and why an acceptance has no time', () => {
-    const f = figures({
-      submit100kS: null,
-      atSimulator100kS: null,
-      receipts100kS: null,
-      reached100k: { messages: 90_000, submittedParts: 81_234, finalMessages: 80_000, atSimulator: 95_000 },
-      accept1M: accept(1_000_000, 30_500, 15.2, 413),
-      peakRssMiB: { gateway: 1_500 },
-    });
-    expect(row(f)).toBe(
-      '| 2026-11-22T06:00:01Z | abc1234+dirty | 2 × Test CPU | 812 | 1.5 | — (81234 of 100000 after 300 s) | — (95000 of 100000 after 300 s) | — (80000 of 100000 after 300 s) | — (HTTP 413 after 30500 ms) | 15.2 | 1500 / — / — / — | met | **not met** | **not met** | **not met** | gw 40 | [bulk-x.json](bulk-x.json) |\n',
-    );
-    expect(row(figures({ accept1M: accept(1_000_000, 12.3, 15.2, null) }))).toContain('| — (no answer after 12 ms) |');
-  });
-
-  it('has its own README section, with a legend for every column, after the others', () => {
-    const section = bulkSection(host);
-    const readme = withRow(withRow('', smsSection(host), '| sms row |\n'), section, row(figures()));
-    expect(readme).toContain('\n## bulk — campaigns of 100,000 and 1,000,000 recipients\n');
-    expect(readme.indexOf('| sms row |')).toBeLessThan(readme.indexOf('## bulk'));
-    const columns = section.tableHeader.split('\n')[0].split('|').map((c) => c.trim()).filter(Boolean);
-    expect(section.tableHeader.split('\n')[1].split('|').filter((c) => c === '---')).toHaveLength(columns.length);
-    for (const column of columns.filter((c) => c !== 'machine' && c !== 'file')) {
-      expect(section.body).toMatch(new RegExp(`\\| ${column.split(' ')[0].replace(/[()]/g, '\\$&')}[^|]*\\|`));
-    }
   });
 });
 

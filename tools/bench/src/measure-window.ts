@@ -9,7 +9,7 @@ import { load, throwIfInterrupted, wasInterrupted, type LoadRequest, type LoadRe
 import { observe, observedDetails, type Observed } from './phase-observer';
 import { arrivalFigures, type ArrivalFigures } from './simulator-arrivals';
 
-/** V8 is still compiling the hot paths during the first ~10 s of load: the gateway's CPU per request fell by a quarter over them. */
+/** V8 is still compiling the hot paths early in a load (bench/results/README.md says how long). */
 export const WARMUP_S = 10;
 export const DRAIN_TIMEOUT_S = 120;
 

@@ -13,7 +13,7 @@
 //      campaign drains, measured the same way;
 //   6. the rest of the campaign cancelled and settled, the load alone once more (A-B-A): the
 //      verdict compares the campaign's window with the mean of the two alone windows;
-//   7. bench/results/otp-<date>.json and a row in the otp section of bench/results/README.md.
+//   7. bench/results/otp-<date>.json, a record in bench/results/runs.jsonl, the README's table.
 import { join } from 'node:path';
 import { positive, runAdmin, say } from './bench-process';
 import { APPS, createBenchCompany, createCompany, hostMachine, newRun, RECEIPT_DELAY_MS, withBench, type Bench, type BenchCompany, type Run } from './bench-run';
@@ -21,10 +21,13 @@ import { stopCampaign, WARMUP_RECIPIENTS } from './bulk-campaign';
 import { numbers, throwIfInterrupted, type LoadRequest } from './http-load';
 import { DRAIN_TIMEOUT_S, measureLoad, WARMUP_S, windowDetails, type LoadOptions, type Measured } from './measure-window';
 import { CAMPAIGN_RECIPIENTS, measureDuringCampaign, type CampaignCase } from './otp-campaign-case';
-import { cpuLine, perItem, perItemLine } from './phase-observer';
-import { aloneReference, judgedPart, MIN_DRAINING_S, non2xxCell, OTP_TARGETS, otpVerdicts, ratio, writeOtpResults, type OtpBenchFigures, type WhileDraining } from './otp-results';
+import { cpuLine, LOAD_GENERATOR, perItem, perItemLine, phaseCost, type Observed } from './phase-observer';
+import { aloneReference, judgedPart, MIN_DRAINING_S, non2xxCell, OTP_TARGETS, otpVerdicts, ratio, type OtpBenchFigures, type WhileDraining } from './otp-results';
 import { otpStages, type OtpStages } from './otp-stages';
+import { costCell } from './process-cost';
 import { arrivalLine, describeMachine, fileStamp, loadFigures, submitLine, type LoadFigures, type Machine, type Revision } from './results';
+import { writeRun } from './run-files';
+import { cpuRecord, noteFrom, recordBase, type CpuRecord, type OtpRecord } from './run-records';
 
 /** The highest value the admin tool takes for either limit. */
 const RAISED_LIMIT = 1_000_000;
@@ -97,7 +100,7 @@ const NOTES = [
   `figures.duringCampaign: the same load (same rate, connections and duration, other numbers), started as soon as POST /sms/send-bulk of ${CAMPAIGN_RECIPIENTS} recipients from a second company was answered (no OTP warm-up: the stack is warm from the first window); campaign.atWindowStart / atWindowEnd count its rows by their timestamps at the window’s ends; allSubmittedAfterS: its last part’s submitted_at, if every part was submitted when the window’s OTPs were.`,
   'figures.aloneAgain: the same load alone a third time, after the rest of the campaign was cancelled (POST /sms/campaigns/{id}/cancel) and no batch of it was being dispatched nor any message of it awaited a receipt, with a warm-up as the first window had.',
   `verdicts.duringCampaign: the second window’s API p99 and submit p99 each ≤ ${100 + OTP_TARGETS.duringCampaignMaxWorsePercent}% of the mean of the two alone windows’ (figures and figures.aloneAgain), every window holding the rate with every answer 2xx and every part submitted. When the campaign was all submitted before the second window ended, over figures.duringCampaign.whileDraining instead: the window’s part until its last part’s submitted_at (latency of the requests due before it, acceptance → submit of the OTPs created before it, the rate over that part); null when that part was under ${MIN_DRAINING_S} s.`,
-  'duringCampaign’s cpu and postgresPerAcceptedMessage count the campaign’s dispatch too, divided by the window’s OTPs.',
+  'duringCampaign’s cpuMsPerMessage, cpu and postgresPerAcceptedMessage count the campaign’s dispatch too, divided by the window’s OTPs.',
   'stages and duringCampaign.stages (otp-stages.ts): where the window’s OTPs waited: messages.created_at → outbox.enqueued_at of their dispatch job → message_parts.submitted_at; and, for a random sample, → the simulator’s received_at (GET /messages?to=), read after the drain, so submitted_at can be checked against the submit_sm’s arrival.',
 ];
 
@@ -137,7 +140,7 @@ function details(run: OtpRun, host: Machine, windows: Windows, figures: OtpBench
 interface Outcome {
   figures: OtpBenchFigures;
   cpu: { alone: string; during: string; aloneAgain: string };
-  /** perItemLine of each window: CPU and context switches per accepted OTP. */
+  /** Each window's CPU ms per accepted OTP (costCell), then its perItemLine: CPU and context switches per accepted OTP. */
   perOtp: { alone: string; during: string; aloneAgain: string };
   stages: { alone: OtpStages; during: OtpStages; aloneAgain: OtpStages };
 }
@@ -190,12 +193,19 @@ function summary({ figures, cpu, perOtp, stages }: Outcome, host: Machine, rev: 
     `  target no more than ${OTP_TARGETS.duringCampaignMaxWorsePercent}% worse over ${over}, against the mean of the alone windows (${worse}): ${met(verdicts.duringCampaign, `the campaign was all submitted under ${MIN_DRAINING_S} s into the window`)}`,
     ...(spread === null ? [] : [`  the alone windows themselves: the second p99 ×${spread.p99 ?? '—'}, submit p99 ×${spread.submitP99 ?? '—'} the first's`]),
     `  machine: ${describeMachine(host)}; commit ${rev.commit}${rev.dirty ? ' (dirty tree)' : ''}`,
-    `  written: ${path} and bench/results/README.md`,
+    `  written: ${path}, bench/results/runs.jsonl and the table of bench/results/README.md`,
     '',
   ].join('\n');
 }
 
-/** Writes bench/results/otp-<date>.json and the README row, and prints the summary. */
+/** A window's CPU as the record keeps it, and its stdout line of CPU ms per OTP. */
+function windowCost(window: Observed<unknown>, otps: number, campaignIncluded: boolean): { record: CpuRecord; line: string } {
+  const cost = phaseCost(window, otps);
+  const per = campaignIncluded ? 'accepted OTP (the campaign’s work included)' : 'accepted OTP';
+  return { record: cpuRecord(window.cpu, LOAD_GENERATOR, cost), line: `CPU ms per ${per}: ${costCell(cost)}\n  ${perItemLine(perItem(window.cpu, otps), per)}` };
+}
+
+/** Writes bench/results/otp-<date>.json and the run's record, and prints the summary. */
 async function report(bench: Bench, run: OtpRun, windows: Windows, limits: RaisedLimits): Promise<void> {
   const { alone, during, aloneAgain } = windows;
   const figuresOf = (m: Measured) => loadFigures(m.window.result, run.connections, m.submit, m.drainedAfterS, m.atSimulator);
@@ -209,13 +219,25 @@ async function report(bench: Bench, run: OtpRun, windows: Windows, limits: Raise
   const host = await hostMachine(bench);
   const file = `otp-${fileStamp(run.started)}.json`;
   const cpu = { alone: cpuLine(alone.window.cpu), during: cpuLine(during.measured.window.cpu), aloneAgain: cpuLine(aloneAgain.window.cpu) };
-  const row = { started: run.started, revision: run.rev, machine: host, figures, cpu: cpu.alone, campaignCpu: cpu.during, file };
-  const path = writeOtpResults(join(run.root, 'bench/results'), row, details(run, host, windows, figures, limits));
-  const perOtp = {
-    alone: perItemLine(perItem(alone.window.cpu, load.accepted), 'accepted OTP'),
-    during: perItemLine(perItem(during.measured.window.cpu, duringLoad.accepted), 'accepted OTP (the campaign’s work included)'),
-    aloneAgain: perItemLine(perItem(aloneAgain.window.cpu, againLoad.accepted), 'accepted OTP'),
+  const costs = {
+    alone: windowCost(alone.window, load.accepted, false),
+    during: windowCost(during.measured.window, duringLoad.accepted, true),
+    aloneAgain: windowCost(aloneAgain.window, againLoad.accepted, false),
   };
+  const record: OtpRecord = {
+    benchmark: 'otp',
+    ...recordBase(run.started, run.rev, host),
+    settings: { warmupS: WARMUP_S },
+    figures,
+    verdicts: otpVerdicts(figures),
+    cpu: costs.alone.record,
+    cpuDuringCampaign: costs.during.record,
+    cpuAloneAgain: costs.aloneAgain.record,
+    file,
+    ...noteFrom(process.env),
+  };
+  const path = writeRun(join(run.root, 'bench/results'), details(run, host, windows, figures, limits), record);
+  const perOtp = { alone: costs.alone.line, during: costs.during.line, aloneAgain: costs.aloneAgain.line };
   const stages = { alone: alone.stages, during: during.stages, aloneAgain: aloneAgain.stages };
   process.stdout.write(summary({ figures, cpu, perOtp, stages }, host, run.rev, path));
 }

@@ -1,5 +1,4 @@
-import { aloneReference, campaignCell, non2xxCell, otpReadmeRow, otpVerdicts, ratio, type CampaignCaseFigures, type CampaignDuringWindow, type OtpBenchFigures, type WhileDraining } from './otp-results';
-import type { Machine } from './results';
+import { aloneReference, non2xxCell, otpVerdicts, ratio, type CampaignCaseFigures, type CampaignDuringWindow, type OtpBenchFigures, type WhileDraining } from './otp-results';
 
 const load = {
   durationS: 15.02,
@@ -37,7 +36,6 @@ const part = (overrides: Partial<WhileDraining> = {}): WhileDraining => ({
   ...overrides,
 });
 const figures = (overrides: Partial<OtpBenchFigures> = {}): OtpBenchFigures => ({ ...load, overallRate: 500, duringCampaign: during(), aloneAgain: null, ...overrides });
-const host: Machine = { cpu: 'Test CPU', cores: 2, memoryGiB: 4, kernel: '6.1', node: 'v20', postgres: 'PostgreSQL 15', redis: '7' };
 const latency = (p99: number) => ({ p50: 5, p99, p999: 20, max: 31, mean: 5.6 });
 
 describe('otp bench results', () => {
@@ -151,43 +149,5 @@ describe('otp bench results', () => {
     expect(ratio(null, 100)).toBeNull();
     expect(ratio(100, null)).toBeNull();
     expect(ratio(100, 0)).toBeNull();
-  });
-
-  it('shows the campaign case with its verdict, its figures against alone and how far the campaign got', () => {
-    const slower = figures({ duringCampaign: during({ latencyMs: latency(21), submit: { ...load.submit, p99Ms: 60 } }) });
-    expect(campaignCell(slower, 'gw 50')).toBe(
-      '**not met**: p50 5, p99 21 (×1.50), p99.9 20; submit p50 13, p99 60 (×1.33); 499 accepted/s, non-2xx 0, errors 0; campaign parts submitted 0 → 41,234 of 100,000; CPU gw 50',
-    );
-    const done = figures({ duringCampaign: during({ campaign: { ...draining, allSubmittedAfterS: 9.25 } }) });
-    expect(campaignCell(done, 'gw 50')).toMatch(/^— \(campaign all submitted 9\.3 s after its answer, — s into the window: under the 10 s judged\): p50 5, p99 14 \(×1\.00\)/);
-    const short = figures({ duringCampaign: during({ campaign: { ...draining, allSubmittedAfterS: 9.25 }, whileDraining: part({ spanS: 9.1 }) }) });
-    expect(campaignCell(short, 'gw 50')).toMatch(/^— \(campaign all submitted 9\.3 s after its answer, 9\.1 s into the window: under the 10 s judged\): /);
-    const cut = figures({ duringCampaign: during({ campaign: drainedAt12, whileDraining: part({ latencyMs: { p50: 7, p99: 28, p999: 35, max: 40 } }) }) });
-    expect(campaignCell(cut, 'gw 50')).toBe(
-      "**not met** over the window's first 12.2 s (campaign all submitted 12.4 s after its answer): p50 7, p99 28 (×2.00), p99.9 35; submit p50 13, p99 48 (×1.07); 500 accepted/s; " +
-        'whole window: p50 5, p99 14 (×1.00), p99.9 20; submit p50 13, p99 45 (×1.00); 499 accepted/s, non-2xx 0, errors 0; campaign parts submitted 0 → 41,234 of 100,000; CPU gw 50',
-    );
-    const aba = figures({ aloneAgain: { ...load, latencyMs: latency(16), submit: { ...load.submit, p99Ms: 50 } }, duringCampaign: during({ latencyMs: latency(21), submit: { ...load.submit, p99Ms: 60 } }) });
-    expect(campaignCell(aba, 'gw 50')).toBe(
-      '**not met**: p50 5, p99 21 (×1.40), p99.9 20; submit p50 13, p99 60 (×1.26); 499 accepted/s, non-2xx 0, errors 0; campaign parts submitted 0 → 41,234 of 100,000; ' +
-        "alone again after it: p99 16, submit p99 50 (×1.14 and ×1.11 the first's); CPU gw 50",
-    );
-    const backlog = figures({ duringCampaign: during({ submit: { ...load.submit, notSubmittedAtEnd: 7 } }) });
-    expect(campaignCell(backlog, 'gw 50')).toContain('submit p50 13, p99 45 (backlog 7) (×1.00)');
-  });
-
-  it('writes one README row with the rate, the verdicts and the campaign case', () => {
-    const row = otpReadmeRow({
-      started: new Date('2026-11-22T05:00:01.250Z'),
-      revision: { commit: 'abc1234', dirty: false },
-      machine: host,
-      figures: figures({ latencyMs: latency(22), non2xx: 4, statusCodes: { '200': 7_496, '429': 4 } }),
-      cpu: 'gw 40',
-      campaignCpu: 'gw 55',
-      file: 'otp-x.json',
-    });
-    expect(row).toBe(
-      '| 2026-11-22T05:00:01Z | abc1234 | 2 × Test CPU | 15.0 | 64 | 500 | 499 | 5 | 22 | 20 | 4 (429: 4) | 0 | 13 | 45 | **not met** | met (at the simulator p99 40) | **not met**: p50 5, p99 14 (×0.64), p99.9 20; submit p50 13, p99 45 (×1.00); 499 accepted/s, non-2xx 0, errors 0; campaign parts submitted 0 → 41,234 of 100,000; CPU gw 55 | gw 40 | [otp-x.json](otp-x.json) |\n',
-    );
   });
 });

@@ -1,28 +1,12 @@
-// The OTP benchmark's targets, verdicts, README section and row.
+// The OTP benchmark's targets and verdicts.
 import type { ProgressAt } from './campaign-figures';
-import type { ReadmeSection } from './readme-sections';
-import {
-  describeMachine,
-  fmt,
-  runCells,
-  arrivalMet,
-  submitP99Cell,
-  tableRow,
-  verdict,
-  writeResults,
-  type LoadFigures,
-  type Machine,
-  type Revision,
-} from './results';
+import { arrivalMet, type LoadFigures } from './results';
 
 /** The issue's targets for POST /otp/send on one machine. */
 export const OTP_TARGETS = { requestsPerSecond: 500, apiP99Ms: 15, submitP99Ms: 50, duringCampaignMaxWorsePercent: 10 } as const;
 
 /** A run holds the rate if it accepts at least this share of it per second. */
 const RATE_HELD = 0.95;
-
-/** The rows before bulk campaigns existed say so in their campaign cell. */
-export const CAMPAIGN_NOT_MEASURED = 'not measured (bulk not built yet)';
 
 /** The campaign that drains during the second window, and how far it had got. */
 export interface CampaignDuringWindow {
@@ -179,146 +163,4 @@ export function non2xxCell(figures: Pick<LoadFigures, 'non2xx' | 'statusCodes'>)
   if (figures.non2xx === 0) return '0';
   const codes = Object.entries(figures.statusCodes).filter(([code]) => !code.startsWith('2'));
   return `${figures.non2xx} (${codes.map(([code, count]) => `${code}: ${count}`).join(', ')})`;
-}
-
-/** What the otp section says the benchmark measures, before its column legend. */
-const OTP_MEASURES = `The same stack as the sms benchmark (gateway, sms-dispatcher, SMSC simulator answering each
-submit_sm at once and sending its receipt after 1 s, throwaway database and Redis key prefix,
-\`LOG_LEVEL=warn\`), with the bench company's OTP limit (\`otp_rate_limit\`) and its application's
-\`otp_prefix_limit_per_hour\` raised to 1,000,000 with the admin tool, so that no send is refused.
-An open-loop load evenly paced at \`rate\` requests per second (request i leaves at start + i/rate,
-whatever the answers before it did) over at most \`conns\` keep-alive connections for \`dur\`
-seconds after a 10-second warm-up at the same rate (3 s in rows before 2026-11-24 17:00
-UTC), each \`POST /otp/send { appid, recipient }\` to a
-different valid number. Rows before the paced load (commit b84b3e5) used autocannon's fixed rate,
-which sends each second's requests in a burst at its start.
-
-Each run then measures the same load again on the same stack (same rate, connections and
-duration, other numbers) while a campaign drains. A second company, "Campaign" (a marketing sender
-beside the OTP sender, with its own balance, so that the OTP company's balance and rows carry only
-OTPs, as in the first window), sends a warm-up campaign of 2,000 recipients, followed to its end,
-then \`ANALYZE\`; then one \`POST /sms/send-bulk\` of 100,000 other numbers in mode 1 (one text,
-\`batch_size\` left at 1,000, normal priority), and the second window starts as soon as it is
-answered (no OTP warm-up: the stack is warm from the first window). The simulator keeps the
-settings above in every window (the bulk benchmark's 1 ms answers and 50 ms receipts would change
-the first window's conditions), so that the windows differ only by the campaign.
-
-Then what is left of the campaign is cancelled (\`POST /sms/campaigns/{id}/cancel\`), and once none
-of its batches is being dispatched and none of its messages awaits a receipt, the load runs alone a
-third time, warm-up included (from 2026-11-26: an A-B-A design). Two windows of the same load on
-this shared machine differ by themselves: at a campaign pace of 1 part a second (29 parts in the
-window) three runs read ×1.02, ×1.12 and ×1.23 against the first window. The campaign is compared
-with the mean of the windows before and after it, which cancels a drift of the host between them,
-and the third window's ratio to the first shows each run's own spread.`;
-
-export function otpSection(host: Machine): ReadmeSection {
-  return {
-    name: 'otp',
-    heading: '## otp — POST /otp/send at a fixed rate',
-    body: `${OTP_MEASURES}
-
-| Column | Meaning |
-|---|---|
-| date | start of the run (UTC) |
-| commit | \`git rev-parse --short HEAD\`; \`+dirty\`: uncommitted changes were in the measured tree |
-| dur, conns, rate | measured seconds, connections at most, requests per second asked |
-| accepted/s | 2xx answers per second (each an OTP charged and queued) |
-| p50, p99, p99.9 | latency of the 2xx answers in ms, from the moment each request was due (no coordinated omission) |
-| non-2xx, errors | answers other than 2xx, by status; connection errors and timeouts |
-| submit p50, p99 | ms from \`messages.created_at\` (the acceptance transaction) to \`message_parts.submitted_at\` (the dispatcher starting to record the carrier's submit_sm_resp), over the OTPs accepted in the window: an upper bound of acceptance → submit_sm. \`backlog\`: parts still not submitted when the dispatcher was given up on |
-| target: API | the issue's target, p99 ≤ ${OTP_TARGETS.apiP99Ms} ms at ${OTP_TARGETS.requestsPerSecond} requests/s: met when the p99 is within it, at least ${RATE_HELD * 100}% of the rate was accepted per second and every answer was 2xx; \`—\` at a rate below ${OTP_TARGETS.requestsPerSecond}/s |
-| target: carrier | the issue's target, submit_sm within ${OTP_TARGETS.submitP99Ms} ms at p99, then the figure it is judged on: acceptance (\`messages.created_at\`) → the message's arrival at the SMSC simulator (its \`received_at\`, joined on the carrier's message id), over every OTP accepted in the window, all of which must have arrived. Rows before 2026-11-25 18:45 UTC judged it on \`submit p99\` and show no figure |
-| during campaign | the issue's target, no more than ${OTP_TARGETS.duringCampaignMaxWorsePercent}% worse while a 100,000-recipient campaign drains: met when the second window's p99 and submit p99 are each within ${100 + OTP_TARGETS.duringCampaignMaxWorsePercent}% of the mean of the two alone windows' (of the first window's in rows before 2026-11-26), every window held the rate with every answer 2xx, and every part of each was submitted. When the campaign was all submitted before the second window ended, it is judged over the window's part until then (the requests due before the campaign's last part was submitted, the OTPs accepted before it), if that part lasted at least ${MIN_DRAINING_S} s; the cell then gives that part's figures first ("over the window's first … s"), then the whole window's. \`—\`: the campaign was all submitted under ${MIN_DRAINING_S} s into the window (rows before 2026-11-25 07:30 UTC: before the window ended, the part not measured). Then the second window's figures as in the columns before (×: its ratio to what it is judged against), the campaign's parts submitted by the window's start → end, the third window's p99 and submit p99 ("alone again", with their ratios to the first window's), and the second window's CPU as in the CPU column. Rows before bulk campaigns existed (up to commit e667c8c): ${CAMPAIGN_NOT_MEASURED} |
-| CPU | percent of one core over the first window: gateway / sms-dispatcher / simulator / PostgreSQL backends of the run / the load generator / everything else on the machine except Redis; then the machine-wide busy share of all cores |
-
-Machine of the first run: ${describeMachine(host)}. Rows from another machine say so in \`machine\`.`,
-    tableHeader: `| date | commit | machine | dur | conns | rate | accepted/s | p50 | p99 | p99.9 | non-2xx | errors | submit p50 | submit p99 | target: API | target: carrier | during campaign | CPU | file |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
-`,
-  };
-}
-
-export interface OtpRow {
-  started: Date;
-  revision: Revision;
-  machine: Machine;
-  figures: OtpBenchFigures;
-  /** The CPU cells of the first window (alone) and the second (during the campaign). */
-  cpu: string;
-  campaignCpu: string;
-  file: string;
-}
-
-const count = (value: number) => value.toLocaleString('en-US');
-const times = (value: number | null) => (value === null ? '' : ` (×${value.toFixed(2)})`);
-
-/** The verdict, and over which part of the window it was judged. */
-function judgedText(alone: OtpBenchFigures): string {
-  const f = alone.duringCampaign;
-  const met = duringCampaignVerdict(alone);
-  const drainedAfter = `campaign all submitted ${fmt(f.campaign.allSubmittedAfterS, 1)} s after its answer`;
-  if (met === null) return `— (${drainedAfter}, ${fmt(f.whileDraining?.spanS ?? null, 1)} s into the window: under the ${MIN_DRAINING_S} s judged)`;
-  const part = f.whileDraining;
-  if (judgedPart(f)?.partS === null || part === null) return verdict(met);
-  const reference = aloneReference(alone);
-  const latency = `p50 ${fmt(part.latencyMs.p50)}, p99 ${fmt(part.latencyMs.p99)}${times(ratio(part.latencyMs.p99, reference.p99Ms))}, p99.9 ${fmt(part.latencyMs.p999)}`;
-  const submit = `submit p50 ${fmt(part.submit.p50Ms)}, p99 ${fmt(part.submit.p99Ms)}${times(ratio(part.submit.p99Ms, reference.submitP99Ms))}`;
-  return `${verdict(met)} over the window's first ${fmt(part.spanS, 1)} s (${drainedAfter}): ${latency}; ${submit}; ${fmt(part.acceptedPerSecond, 0)} accepted/s; whole window`;
-}
-
-/** The verdict, the second window's figures, how far the campaign got, the window's CPU. */
-export function campaignCell(alone: OtpBenchFigures, campaignCpu: string): string {
-  const f = alone.duringCampaign;
-  const c = f.campaign;
-  const reference = aloneReference(alone);
-  const latency = `p50 ${fmt(f.latencyMs.p50)}, p99 ${fmt(f.latencyMs.p99)}${times(ratio(f.latencyMs.p99, reference.p99Ms))}, p99.9 ${fmt(f.latencyMs.p999)}`;
-  const submit = `submit p50 ${fmt(f.submit.p50Ms)}, p99 ${submitP99Cell(f.submit)}${times(ratio(f.submit.p99Ms, reference.submitP99Ms))}`;
-  const answers = `${fmt(f.acceptedPerSecond, 0)} accepted/s, non-2xx ${non2xxCell(f)}, errors ${f.errors}`;
-  const campaign = `campaign parts submitted ${count(c.atWindowStart.partsSubmitted)} → ${count(c.atWindowEnd.partsSubmitted)} of ${count(c.recipients)}`;
-  return `${judgedText(alone)}: ${latency}; ${submit}; ${answers}; ${campaign}; ${aloneAgainText(alone)}CPU ${campaignCpu}`;
-}
-
-/** The second alone window against the first: the spread of two windows without a campaign. */
-export function aloneAgainText(alone: OtpBenchFigures): string {
-  const again = alone.aloneAgain;
-  const spread = aloneReference(alone).aloneAgainRatio;
-  if (again === null || spread === null) return '';
-  const ratios = `×${fmt(spread.p99, 2)} and ×${fmt(spread.submitP99, 2)} the first's`;
-  return `alone again after it: p99 ${fmt(again.latencyMs.p99)}, submit p99 ${submitP99Cell(again.submit)} (${ratios}); `;
-}
-
-export function otpReadmeRow({ started, revision: rev, machine: host, figures: f, cpu, campaignCpu, file }: OtpRow): string {
-  const verdicts = otpVerdicts(f);
-  return tableRow([
-    ...runCells(started, rev, host),
-    fmt(f.durationS, 1),
-    String(f.connections),
-    String(f.overallRate),
-    fmt(f.acceptedPerSecond, 0),
-    fmt(f.latencyMs.p50),
-    fmt(f.latencyMs.p99),
-    fmt(f.latencyMs.p999),
-    non2xxCell(f),
-    String(f.errors),
-    fmt(f.submit.p50Ms),
-    submitP99Cell(f.submit),
-    verdicts.api === null ? '—' : verdict(verdicts.api),
-    carrierCell(f, verdicts.submit),
-    campaignCell(f, campaignCpu),
-    cpu,
-    `[${file}](${file})`,
-  ]);
-}
-
-/** The carrier verdict and the p99 at the simulator it was judged on. */
-function carrierCell(f: OtpBenchFigures, met: boolean): string {
-  const { atSimulator } = f;
-  if (atSimulator === null) return `${verdict(met)} (the simulator could not be read)`;
-  const missing = atSimulator.messages - atSimulator.arrived;
-  return `${verdict(met)} (at the simulator p99 ${fmt(atSimulator.p99Ms)}${missing > 0 ? `, ${missing} not there` : ''})`;
-}
-
-/** Writes bench/results/<row.file> and the row in the README's otp section; returns the JSON file's path. */
-export function writeOtpResults(resultsDir: string, row: OtpRow, details: object): string {
-  return writeResults(resultsDir, row.file, details, otpSection(row.machine), otpReadmeRow(row));
 }

@@ -23,7 +23,7 @@ const ms = (value: number | null) => (value === null ? null : Math.round(Number(
 export async function otpStages(db: Client, companyId: string, from: Date, to: Date): Promise<OtpStages> {
   const { rows } = await db.query<Record<string, string | number | null>>(
     // OTPs committed together share a dispatch job: each message's is the job listing its id.
-    // MATERIALIZED: inlined, the planner misjudged the unnested ids and the query took ~20 s.
+    // MATERIALIZED: inlined, the planner misjudged the unnested ids and chose a far slower plan.
     `WITH jobs AS MATERIALIZED (
        SELECT o.enqueued_at, jsonb_array_elements_text(o.data->'messageIds')::uuid AS message_id
        FROM outbox o WHERE o.queue = 'otp.dispatch' AND o.created_at >= $2 AND o.enqueued_at IS NOT NULL),

@@ -1,8 +1,8 @@
 import { cpuLine, perItem, perItemLine, type CpuFigures } from './phase-observer';
 import { cpuShares, processSwitches, processTicks, type CpuSample } from './process-cpu';
-import { fileStamp, type Machine } from './results';
+import { fileStamp } from './results';
 import type { ArrivalFigures } from './simulator-arrivals';
-import { smsReadmeRow, smsVerdicts, type SmsBenchFigures } from './sms-results';
+import { smsVerdicts, type SmsBenchFigures } from './sms-results';
 
 const figures = (overrides: Partial<SmsBenchFigures> = {}): SmsBenchFigures => ({
   durationS: 30.01,
@@ -19,7 +19,6 @@ const figures = (overrides: Partial<SmsBenchFigures> = {}): SmsBenchFigures => (
   atSimulator: { messages: 150_000, arrived: 150_000, p50Ms: 9.5, p99Ms: 45, maxMs: 70 },
   ...overrides,
 });
-const host: Machine = { cpu: 'Test CPU', cores: 2, memoryGiB: 4, kernel: '6.1', node: 'v20', postgres: 'PostgreSQL 15', redis: '7' };
 
 describe('bench results', () => {
   it('meets the throughput target only with both the rate and the p99', () => {
@@ -44,25 +43,6 @@ describe('bench results', () => {
   it('names files by the ISO date without colons', () => {
     expect(fileStamp(new Date('2026-11-22T02:35:02.489Z'))).toBe('2026-11-22T02-35-02Z');
   });
-
-  it('writes one README row with the commit, the figures and the verdicts', () => {
-    const row = smsReadmeRow({
-      started: new Date('2026-11-22T02:35:02.489Z'),
-      revision: { commit: 'abc1234', dirty: true },
-      machine: host,
-      figures: figures({
-        acceptedPerSecond: 812,
-        submit: { ...figures().submit, notSubmittedAtEnd: 7, p99Ms: 1500 },
-        atSimulator: { messages: 24_360, arrived: 24_353, p50Ms: 11.2, p99Ms: 1400, maxMs: 1600 },
-      }),
-      cpu: 'gw 100',
-      file: 'sms-x.json',
-    });
-    expect(row).toBe(
-      '| 2026-11-22T02:35:02Z | abc1234+dirty | 2 × Test CPU | 30.0 | 64 | 812 | 10 | 25 | 40 | 0 | 0 | 13 | 1500 (backlog 7) | 11 | 1400 (7 not there) | **not met** | **not met** | gw 100 | [sms-x.json](sms-x.json) |\n',
-    );
-  });
-
   it('reads CPU ticks from /proc and shares them per group', () => {
     expect(processTicks(process.pid)).toEqual(expect.any(Number));
     expect(processTicks(2 ** 30)).toBeUndefined();

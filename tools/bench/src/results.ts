@@ -1,14 +1,10 @@
-// What every benchmark's run writes: bench/results/<name>-<date>.json with every figure, and one
-// row in its section of bench/results/README.md (readme-sections.ts); and the figures of an HTTP
-// load that every benchmark reports the same way.
+// What every benchmark's run reports the same way: the commit and the machine it measured, and
+// the figures of an HTTP load.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem } from 'node:os';
-import { join } from 'node:path';
 import type { SubmitFigures } from './database-figures';
 import type { LoadResult } from './http-load';
 import type { ArrivalFigures } from './simulator-arrivals';
-import { withRow, type ReadmeSection } from './readme-sections';
 
 export interface Revision {
   commit: string;
@@ -115,21 +111,6 @@ export function fileStamp(date: Date): string {
 }
 
 export const fmt = (value: number | null, digits = 0): string => (value === null ? '—' : value.toFixed(digits));
-export const verdict = (met: boolean): string => (met ? 'met' : '**not met**');
-
-/** The first cells of every row: date, commit, machine. */
-export function runCells(started: Date, rev: Revision, host: Machine): string[] {
-  return [started.toISOString().replace(/\.\d{3}Z$/, 'Z'), `${rev.commit}${rev.dirty ? '+dirty' : ''}`, `${host.cores} × ${host.cpu}`];
-}
-
-/** The submit p99, and the parts still pending when the dispatcher was given up on. */
-export function submitP99Cell(submit: SubmitBlock): string {
-  return submit.notSubmittedAtEnd > 0 ? `${fmt(submit.p99Ms)} (backlog ${submit.notSubmittedAtEnd})` : fmt(submit.p99Ms);
-}
-
-export function tableRow(cells: string[]): string {
-  return `| ${cells.join(' | ')} |\n`;
-}
 
 /** The stdout line of the acceptance → submit figures. */
 export function submitLine(submit: SubmitBlock, drainTimeoutS: number): string {
@@ -144,14 +125,4 @@ export function arrivalLine(atSimulator: ArrivalFigures | null): string {
   const missing = atSimulator.messages - atSimulator.arrived;
   const notThere = missing > 0 ? ` (${missing} of ${atSimulator.messages} not there)` : '';
   return `  acceptance → at the simulator ms: p50 ${atSimulator.p50Ms}, p99 ${atSimulator.p99Ms}, max ${atSimulator.maxMs} over ${atSimulator.arrived} messages${notThere}`;
-}
-
-/** Writes the run's JSON file and adds its row to its README section; returns the JSON file's path. */
-export function writeResults(resultsDir: string, file: string, details: object, section: ReadmeSection, row: string): string {
-  mkdirSync(resultsDir, { recursive: true });
-  const path = join(resultsDir, file);
-  writeFileSync(path, `${JSON.stringify(details, null, 2)}\n`);
-  const readme = join(resultsDir, 'README.md');
-  writeFileSync(readme, withRow(existsSync(readme) ? readFileSync(readme, 'utf8') : '', section, row));
-  return path;
 }

@@ -8,15 +8,19 @@
 //      short warm-up, each request one recipient, each recipient a different valid number;
 //   4. acceptance → submit: to the message's arrival at the simulator (its GET /messages, joined on
 //      the carrier's message id), and to message_parts.submitted_at (the record, an upper bound);
-//   5. CPU per process and PostgreSQL wait events over the window: where the time goes;
-//   6. bench/results/sms-<date>.json and a row in bench/results/README.md.
+//   5. CPU per process (shares of a core, and ms per accepted message: process-cost.ts) and
+//      PostgreSQL wait events over the window: where the time goes;
+//   6. bench/results/sms-<date>.json, a record in bench/results/runs.jsonl, the README's table.
 import { join } from 'node:path';
 import { APPS, createBenchCompany, hostMachine, newRun, RECEIPT_DELAY_MS, withBench, type Bench, type Run } from './bench-run';
 import { numbers, type LoadRequest } from './http-load';
 import { DRAIN_TIMEOUT_S, measureLoad, WARMUP_S, windowDetails, type Measured } from './measure-window';
-import { cpuLine, perItem, perItemLine } from './phase-observer';
+import { cpuLine, LOAD_GENERATOR, perItem, perItemLine, phaseCost } from './phase-observer';
+import { costCell } from './process-cost';
 import { arrivalLine, describeMachine, fileStamp, loadFigures, submitLine, type Machine, type Revision } from './results';
-import { SMS_TARGETS, smsVerdicts, writeSmsResults, type SmsBenchFigures, type TargetVerdicts } from './sms-results';
+import { writeRun } from './run-files';
+import { cpuRecord, noteFrom, recordBase } from './run-records';
+import { SMS_TARGETS, smsVerdicts, type SmsBenchFigures, type TargetVerdicts } from './sms-results';
 
 const TEXT = 'Your parcel is on its way';
 
@@ -43,7 +47,7 @@ function details(run: Run, host: Machine, measured: Measured, figures: SmsBenchF
 }
 
 /** The run's lines on stdout. */
-function summary(figures: SmsBenchFigures, verdicts: TargetVerdicts, host: Machine, rev: Revision, cpu: { line: string; perRequest: string }, path: string): string {
+function summary(figures: SmsBenchFigures, verdicts: TargetVerdicts, host: Machine, rev: Revision, cpu: { line: string; perRequest: string; cost: string }, path: string): string {
   return [
     `sms: ${figures.acceptedPerSecond} accepted/s over ${figures.durationS} s with ${figures.connections} connections (${figures.accepted} accepted, ${figures.non2xx} non-2xx, ${figures.errors} errors)`,
     `  latency ms: p50 ${figures.latencyMs.p50}, p99 ${figures.latencyMs.p99}, p99.9 ${figures.latencyMs.p999}, max ${figures.latencyMs.max}`,
@@ -51,25 +55,27 @@ function summary(figures: SmsBenchFigures, verdicts: TargetVerdicts, host: Machi
     arrivalLine(figures.atSimulator),
     `  target ≥ ${SMS_TARGETS.acceptedPerSecond}/s with p99 ≤ ${SMS_TARGETS.p99Ms} ms: ${verdicts.throughput ? 'met' : 'NOT met'}; submit p99 ≤ ${SMS_TARGETS.submitP99Ms} ms at the simulator: ${verdicts.submit ? 'met' : 'NOT met'}`,
     `  CPU (% of one core): ${cpu.line}`,
+    `  CPU ms per accepted message: ${cpu.cost}`,
     `  ${cpu.perRequest}`,
     `  machine: ${describeMachine(host)}; commit ${rev.commit}${rev.dirty ? ' (dirty tree)' : ''}`,
-    `  written: ${path} and bench/results/README.md`,
+    `  written: ${path}, bench/results/runs.jsonl and the table of bench/results/README.md`,
     '',
   ].join('\n');
 }
 
-/** Writes bench/results/sms-<date>.json and the README row, and prints the summary. */
+/** Writes bench/results/sms-<date>.json and the run's record, and prints the summary. */
 async function report(bench: Bench, measured: Measured): Promise<void> {
   const { run } = bench;
   const figures = loadFigures(measured.window.result, run.connections, measured.submit, measured.drainedAfterS, measured.atSimulator);
   const host = await hostMachine(bench);
   const file = `sms-${fileStamp(run.started)}.json`;
   const verdicts = smsVerdicts(figures);
-  const cpu = cpuLine(measured.window.cpu);
-  const row = { started: run.started, revision: run.rev, machine: host, figures, cpu, file };
-  const path = writeSmsResults(join(run.root, 'bench/results'), row, details(run, host, measured, figures, verdicts));
+  const cost = phaseCost(measured.window, figures.accepted);
+  const cpu = cpuRecord(measured.window.cpu, LOAD_GENERATOR, cost);
+  const record = { benchmark: 'sms' as const, ...recordBase(run.started, run.rev, host), settings: { warmupS: WARMUP_S }, figures, verdicts, cpu, file, ...noteFrom(process.env) };
+  const path = writeRun(join(run.root, 'bench/results'), details(run, host, measured, figures, verdicts), record);
   const perRequest = perItemLine(perItem(measured.window.cpu, figures.accepted), 'accepted request');
-  process.stdout.write(summary(figures, verdicts, host, run.rev, { line: cpu, perRequest }, path));
+  process.stdout.write(summary(figures, verdicts, host, run.rev, { line: cpuLine(measured.window.cpu), perRequest, cost: costCell(cost) }, path));
 }
 
 export async function runSmsBench(): Promise<void> {
