@@ -69,9 +69,11 @@ describe('process cost', () => {
     expect(perMessage({ gateway: 10 }, 0, 1)).toBeNull();
   });
 
-  it('shows the sum first, then each process by its short name', () => {
-    const cost = perMessage({ gateway: 4_500, 'sms-dispatcher': 3_000, 'dev-stack': 15, postgres: 6_000, redis: null }, 15_000, 31.5);
+  it('shows the sum first, then each process by its short name, along the path of a message and the servers last', () => {
+    const cost = perMessage({ redis: null, 'dev-stack': 15, postgres: 6_000, 'sms-dispatcher': 3_000, gateway: 4_500 }, 15_000, 31.5);
+    expect(Object.keys(cost?.processes ?? {})).toEqual(['gateway', 'sms-dispatcher', 'dev-stack', 'postgres', 'redis']);
     expect(costCell(cost)).toBe('0.90 (gw 0.30, disp 0.20, dev-stack 0.00, pg 0.40, redis —)');
+    expect(costCell({ messages: 1, windowS: 1, processes: { redis: 0.5, gateway: 0.25 }, totalMs: 0.75 })).toBe('0.75 (gw 0.25, redis 0.50)');
     expect(costCell(null)).toBe('—');
     expect(costCell(undefined)).toBe('—');
   });

@@ -149,11 +149,20 @@ export function costBetween(before: CostSample, after: CostSample, groups: CostG
   return cost;
 }
 
+/** The path of a message first (gateway, dispatcher, simulator), the other apps by name, then the servers. */
+const FIRST = ['gateway', 'sms-dispatcher', 'smsc-simulator'];
+const LAST = ['postgres', 'redis'];
+
+function inOrder<T>(groups: Record<string, T>): [string, T][] {
+  const rank = (name: string) => (FIRST.includes(name) ? FIRST.indexOf(name) : LAST.includes(name) ? 100 + LAST.indexOf(name) : 50);
+  return Object.entries(groups).sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
 /** The CPU ms of each group divided by the window's messages, to the microsecond. */
 export function perMessage(costMs: Record<string, number | null>, messages: number, windowS: number): CostPerMessage | null {
   if (messages <= 0) return null;
   const round = (value: number) => Math.round(value * 1000) / 1000;
-  const processes = Object.fromEntries(Object.entries(costMs).map(([name, ms]) => [name, ms === null ? null : round(ms / messages)]));
+  const processes = Object.fromEntries(inOrder(costMs).map(([name, ms]) => [name, ms === null ? null : round(ms / messages)]));
   const total = Object.values(costMs).reduce<number>((sum, ms) => sum + (ms ?? 0), 0);
   return { messages, windowS: round(windowS), processes, totalMs: round(total / messages) };
 }
@@ -167,9 +176,9 @@ const SHORT: Readonly<Record<string, string>> = {
   redis: 'redis',
 };
 
-/** `1.52 (gw 0.41, disp 0.33, sim 0.12, pg 0.55, redis 0.09, dev-stack 0.02)`; `—` without a figure. */
+/** `1.52 (gw 0.41, disp 0.33, sim 0.12, dev-stack 0.02, pg 0.55, redis 0.09)`; `—` without a figure. */
 export function costCell(cost: CostPerMessage | null | undefined): string {
   if (!cost) return '—';
-  const parts = Object.entries(cost.processes).map(([name, ms]) => `${SHORT[name] ?? name} ${ms === null ? '—' : ms.toFixed(2)}`);
+  const parts = inOrder(cost.processes).map(([name, ms]) => `${SHORT[name] ?? name} ${ms === null ? '—' : ms.toFixed(2)}`);
   return `${cost.totalMs.toFixed(2)} (${parts.join(', ')})`;
 }
