@@ -1,7 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { completeFinishedCampaigns } from '@mp/messaging';
+import { CampaignCompletion } from '@mp/messaging';
 import { OutboxRelay } from '@mp/queue-runtime';
-import { DataSource } from 'typeorm';
 import { SmsDispatcherEnv } from './sms-dispatcher.env';
 
 /**
@@ -17,7 +16,7 @@ export class OutboxSweeper implements OnApplicationBootstrap, OnApplicationShutd
   constructor(
     private readonly relay: OutboxRelay,
     private readonly config: SmsDispatcherEnv,
-    private readonly db: DataSource,
+    private readonly campaigns: CampaignCompletion,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -29,7 +28,7 @@ export class OutboxSweeper implements OnApplicationBootstrap, OnApplicationShutd
     this.running = true;
     try {
       await this.relay.sweep();
-      const { completed, outbox } = await completeFinishedCampaigns(this.db);
+      const { completed, outbox } = await this.campaigns.completeFinished();
       if (outbox.jobs.length > 0) await this.relay.relay(outbox.ids, outbox.jobs);
       if (completed > 0) this.logger.log({ msg: 'campaigns completed', campaigns: completed });
     } catch (error) {

@@ -21,7 +21,7 @@ describe('OutboxRelay (PostgreSQL, Redis)', () => {
       appName: 'test-outbox-relay',
       consume: [],
     });
-    relay = new OutboxRelay(producer, db);
+    relay = new OutboxRelay(producer, new OutboxRepository(db));
   });
   afterAll(async () => {
     await relay.onApplicationShutdown();
@@ -94,7 +94,7 @@ describe('OutboxRelay (PostgreSQL, Redis)', () => {
   it.each([1, 2])('leaves the rows of a relay of %i jobs unmarked when the queue cannot take them, for the sweeper to enqueue', async (count) => {
     const group = await committed(count);
     const down = () => Promise.reject(new Error('Redis is down'));
-    const broken = new OutboxRelay({ queue: () => ({ add: down, addBulk: down }) } as unknown as QueueProducer, db);
+    const broken = new OutboxRelay({ queue: () => ({ add: down, addBulk: down }) } as unknown as QueueProducer, new OutboxRepository(db));
     await expect(broken.relay(group.ids, group.jobs)).resolves.toBe(false);
     await broken.marked();
     expect(await enqueuedAt(group.ids)).toEqual(group.ids.map(() => null));

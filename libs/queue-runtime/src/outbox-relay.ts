@@ -1,7 +1,6 @@
 import { allDone, GroupCommit, InFlight } from '@mp/batching';
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { QueueName } from '@mp/queue-contracts';
-import { DataSource } from 'typeorm';
 import { OutboxRepository, type OutboxJob } from './outbox.repository';
 import { QueueProducer } from './queue-producer';
 
@@ -21,16 +20,14 @@ export const MARK_LINGER_MS = 200;
 @Injectable()
 export class OutboxRelay implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('OutboxRelay');
-  private readonly outbox: OutboxRepository;
   /** Marks of the relays of the last MARK_LINGER_MS go out as one UPDATE. */
   private readonly marks: GroupCommit<{ ids: readonly string[]; at: Date }, void>;
   private readonly marking = new InFlight();
 
   constructor(
     private readonly producer: QueueProducer,
-    dataSource: DataSource,
+    private readonly outbox: OutboxRepository,
   ) {
-    this.outbox = new OutboxRepository(dataSource);
     this.marks = new GroupCommit(
       async (groups) => {
         await this.outbox.markEnqueued(groups);

@@ -3,16 +3,12 @@ import { moneyToJson } from '@mp/billing-domain';
 import { MessageRefundService } from '@mp/messaging';
 import { QueueName, type JobDataOf } from '@mp/queue-contracts';
 import { JobHandler } from '@mp/queue-runtime';
-import { DataSource } from 'typeorm';
 
 @Injectable()
 export class RefundProcessor {
   private readonly logger = new Logger('RefundProcessor');
-  private readonly refunds: MessageRefundService;
 
-  constructor(dataSource: DataSource) {
-    this.refunds = new MessageRefundService(dataSource);
-  }
+  constructor(private readonly refunds: MessageRefundService) {}
 
   @JobHandler(QueueName.BillingSettle, 'billing.refund')
   async handle(data: JobDataOf<typeof QueueName.BillingSettle, 'billing.refund'>) {

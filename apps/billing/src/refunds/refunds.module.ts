@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { MessagingDataModule } from '@mp/messaging';
 import { RefundProcessor } from './refund.processor';
 
-@Module({ providers: [RefundProcessor] })
+@Module({ imports: [MessagingDataModule], providers: [RefundProcessor] })
 export class RefundsModule {}

@@ -1,10 +1,9 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { moneyToJson } from '@mp/billing-domain';
 import { ApiError, valueOrBadRequest } from '@mp/http-kit';
-import { CampaignCancellationService, findCampaignDetail, listCampaignRecipients, listCampaignViews } from '@mp/messaging';
+import { CampaignCancellationService, CampaignViews } from '@mp/messaging';
 import { QueueName } from '@mp/queue-contracts';
 import { OutboxRelay } from '@mp/queue-runtime';
-import { DataSource } from 'typeorm';
 import { parseCampaignListQuery, parseCampaignRecipientsQuery } from './campaigns-query';
 
 const NOT_FOUND = 'Campaign not found';
@@ -12,29 +11,26 @@ const NOT_FOUND = 'Campaign not found';
 /** GET /sms/campaigns, /{id}, /{id}/messages and POST /{id}/cancel: every query scoped to the caller's company. */
 @Injectable()
 export class CampaignsService {
-  private readonly cancellation: CampaignCancellationService;
-
   constructor(
-    private readonly db: DataSource,
+    private readonly views: CampaignViews,
+    private readonly cancellation: CampaignCancellationService,
     private readonly relay: OutboxRelay,
-  ) {
-    this.cancellation = new CampaignCancellationService(db);
-  }
+  ) {}
 
   async find(companyId: string, campaignId: string) {
-    const campaign = await findCampaignDetail(this.db, companyId, campaignId);
+    const campaign = await this.views.find(companyId, campaignId);
     if (!campaign) throw new ApiError(HttpStatus.NOT_FOUND, NOT_FOUND);
     return success('Campaign retrieved', campaign);
   }
 
   async list(companyId: string, query: unknown) {
     const { page, ...filter } = valueOrBadRequest(parseCampaignListQuery(query));
-    return success('Campaigns', await listCampaignViews(this.db, companyId, filter, page));
+    return success('Campaigns', await this.views.list(companyId, filter, page));
   }
 
   async recipients(companyId: string, campaignId: string, query: unknown) {
     const { status, page } = valueOrBadRequest(parseCampaignRecipientsQuery(query));
-    const found = await listCampaignRecipients(this.db, companyId, campaignId, status, page);
+    const found = await this.views.recipients(companyId, campaignId, status, page);
     if (!found) throw new ApiError(HttpStatus.NOT_FOUND, NOT_FOUND);
     return success('Campaign messages', found);
   }

@@ -2,9 +2,7 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { moneyToJson } from '@mp/billing-domain';
 import { ApiError } from '@mp/http-kit';
 import { CampaignAcceptanceService, CampaignEmptyError, CampaignNotAffordableError, type AcceptedCampaign } from '@mp/messaging';
-import { createBulkPhoneValidator, INVALID_PHONE_NUMBER } from '@mp/messaging-domain';
-import { OutboxRelay } from '@mp/queue-runtime';
-import { DataSource } from 'typeorm';
+import { INVALID_PHONE_NUMBER } from '@mp/messaging-domain';
 import { GatewayEnv } from '../gateway.env';
 import { PriceBook } from '../pricing/price-book.service';
 import { resolveBulkRequest, type SmsBulkRequest } from './sms-bulk-request';
@@ -16,22 +14,11 @@ const ASSUMED_RATE_PER_MINUTE = 60_000;
 /** POST /sms/send-bulk: one campaign, charged once, stored as batches. */
 @Injectable()
 export class SmsBulkService {
-  private readonly campaigns: CampaignAcceptanceService;
-
   constructor(
-    db: DataSource,
+    private readonly campaigns: CampaignAcceptanceService,
     private readonly priceBook: PriceBook,
-    relay: OutboxRelay,
     private readonly config: GatewayEnv,
-  ) {
-    // The numbering plan's patterns compiled once per country (docs/decisions/0004-compiled-numbering-plans.md).
-    const numbers = createBulkPhoneValidator();
-    this.campaigns = new CampaignAcceptanceService(
-      db,
-      (input) => numbers.validate(input),
-      (outbox) => relay.relay(outbox.ids, outbox.jobs),
-    );
-  }
+  ) {}
 
   async send(companyId: string, body: unknown) {
     const resolved = resolveBulkRequest(body, { webhookPolicy: webhookPolicyOf(this.config) });

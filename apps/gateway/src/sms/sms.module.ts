@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MessagingDataModule } from '@mp/messaging';
 import { PricingModule } from '../pricing/pricing.module';
 import { CampaignsController } from './campaigns.controller';
 import { CampaignsService } from './campaigns.service';
@@ -8,7 +9,7 @@ import { SmsController } from './sms.controller';
 import { SmsService } from './sms.service';
 
 @Module({
-  imports: [PricingModule],
+  imports: [MessagingDataModule, PricingModule],
   controllers: [SmsController, CampaignsController],
   providers: [SmsService, SmsEstimateService, SmsBulkService, CampaignsService],
 })

@@ -2,8 +2,8 @@ import { HttpStatus, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { moneyToJson } from '@mp/billing-domain';
 import { ApiError } from '@mp/http-kit';
 import {
-  findMessageView,
   MessageCancellationService,
+  MessageViews,
   NoPriceError,
   SendNotAffordableError,
   scheduledDispatchJobId,
@@ -12,7 +12,6 @@ import {
 import { INVALID_PHONE_NUMBER, parseRecipients, SmsTextError } from '@mp/messaging-domain';
 import { QueueName } from '@mp/queue-contracts';
 import { OutboxRelay } from '@mp/queue-runtime';
-import { DataSource } from 'typeorm';
 import { GatewayEnv } from '../gateway.env';
 import { PriceBook } from '../pricing/price-book.service';
 import { MAX_RECIPIENTS_PER_SEND, resolveSmsRequest, webhookPolicyOf, type SmsRequest } from './sms-request';
@@ -21,20 +20,14 @@ import type { SmsSendDto } from './sms-send.dto';
 
 @Injectable()
 export class SmsService implements OnApplicationShutdown {
-  private readonly acceptance: SmsAcceptanceService;
-  private readonly cancellation: MessageCancellationService;
-
   constructor(
-    private readonly db: DataSource,
+    private readonly acceptance: SmsAcceptanceService,
+    private readonly cancellation: MessageCancellationService,
+    private readonly views: MessageViews,
     private readonly priceBook: PriceBook,
     private readonly relay: OutboxRelay,
     private readonly config: GatewayEnv,
-  ) {
-    // Accepted jobs are enqueued once per group commit; the answer does not wait for Redis, since
-    // the outbox already holds them and the dispatcher's sweeper enqueues whatever this misses.
-    this.acceptance = new SmsAcceptanceService(db, { onCommitted: (outbox) => relay.relay(outbox.ids, outbox.jobs) });
-    this.cancellation = new MessageCancellationService(db);
-  }
+  ) {}
 
   async send(companyId: string, dto: SmsSendDto) {
     const request = this.resolve(dto);
@@ -64,13 +57,13 @@ export class SmsService implements OnApplicationShutdown {
   }
 
   async find(companyId: string, messageId: string) {
-    const view = await findMessageView(this.db, companyId, messageId);
+    const view = await this.views.find(companyId, messageId);
     if (!view) throw new ApiError(HttpStatus.NOT_FOUND, 'Message not found');
     return { status: 'success' as const, message: 'Message retrieved', data: view };
   }
 
   async cancel(companyId: string, messageId: string) {
-    const view = await findMessageView(this.db, companyId, messageId);
+    const view = await this.views.find(companyId, messageId);
     if (!view) throw new ApiError(HttpStatus.NOT_FOUND, 'Message not found');
     const result = await this.cancellation.cancel(companyId, messageId);
     if (result.outcome === 'not-found') throw new ApiError(HttpStatus.NOT_FOUND, 'Message not found');

@@ -4,7 +4,6 @@ import { ApiError } from '@mp/http-kit';
 import { DispatchStore } from '@mp/messaging';
 import { OutboxRelay } from '@mp/queue-runtime';
 import { timingSafeEqual } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { GatewayEnv } from '../gateway.env';
 
 /**
@@ -15,15 +14,12 @@ import { GatewayEnv } from '../gateway.env';
 @Injectable()
 export class WhatsAppWebhookService {
   private readonly logger = new Logger('WhatsAppWebhook');
-  private readonly store: DispatchStore;
 
   constructor(
-    db: DataSource,
+    private readonly store: DispatchStore,
     private readonly relay: OutboxRelay,
     private readonly config: GatewayEnv,
-  ) {
-    this.store = new DispatchStore(db);
-  }
+  ) {}
 
   /** The subscription handshake: echo the challenge when the verify token is ours. */
   handshake(mode: string | undefined, token: string | undefined, challenge: string | undefined): string {

@@ -16,16 +16,15 @@ import { OtpEnv } from '../otp.env';
 @Injectable()
 export class WhatsAppSender {
   private readonly logger = new Logger('WhatsAppSender');
-  private readonly store: DispatchStore;
   private readonly client: WhatsAppCloudClient;
   private readonly textKey: Buffer;
 
   constructor(
+    private readonly store: DispatchStore,
     private readonly db: DataSource,
     private readonly relay: OutboxRelay,
     config: OtpEnv,
   ) {
-    this.store = new DispatchStore(db);
     this.textKey = parseTextKey(config.OTP_TEXT_KEY);
     this.client = new WhatsAppCloudClient({
       baseUrl: config.WHATSAPP_API_BASE_URL,

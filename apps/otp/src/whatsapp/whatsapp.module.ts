@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
+import { MessagingDataModule } from '@mp/messaging';
 import { WhatsAppSender } from './whatsapp-sender.service';
 import { OtpWhatsAppProcessor } from './whatsapp.processor';
 
 /** OTPs over WhatsApp: the Cloud API adapter and its job. */
-@Module({ providers: [WhatsAppSender, OtpWhatsAppProcessor] })
+@Module({ imports: [MessagingDataModule], providers: [WhatsAppSender, OtpWhatsAppProcessor] })
 export class WhatsAppModule {}

@@ -3,7 +3,6 @@ import { allDone, GroupCommit } from '@mp/batching';
 import type { DeliveryReceipt } from '@mp/carrier';
 import { DispatchStore, type DispatchResult } from '@mp/messaging';
 import { OutboxRelay } from '@mp/queue-runtime';
-import { DataSource } from 'typeorm';
 import { SmsDispatcherEnv } from '../sms-dispatcher.env';
 import { SubmitRecorder } from '../sms-submit/submit-recorder.service';
 import { CarrierPool } from './carrier-pool.service';
@@ -25,19 +24,17 @@ const RECEIPT_LINGER_MS = 25;
 @Injectable()
 export class ReceiptRecorder implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('ReceiptRecorder');
-  private readonly store: DispatchStore;
   private readonly batcher: GroupCommit<DeliveryReceipt, void>;
   private timer: NodeJS.Timeout | undefined;
   private sweeping = false;
 
   constructor(
-    dataSource: DataSource,
+    private readonly store: DispatchStore,
     private readonly carrier: CarrierPool,
     private readonly relay: OutboxRelay,
     private readonly config: SmsDispatcherEnv,
     private readonly submits: SubmitRecorder,
   ) {
-    this.store = new DispatchStore(dataSource);
     this.batcher = new GroupCommit(
       async (receipts) => {
         await this.relayed(await this.store.applyReceipts(receipts), (t) => this.logger.debug({ msg: 'message settled', ...t }));

@@ -2,7 +2,6 @@ import { Injectable, Logger } from '@nestjs/common';
 import { CampaignBatchStore } from '@mp/messaging';
 import { QueueName, type JobDataOf } from '@mp/queue-contracts';
 import { JobHandler, type JobContext } from '@mp/queue-runtime';
-import { DataSource } from 'typeorm';
 import { SmsSubmitter } from './sms-submitter.service';
 
 /** Messages of a batch submitted at once: enough to keep every bind's window full, few enough to retry cheaply. */
@@ -15,14 +14,11 @@ const CHUNK = 500;
 @Injectable()
 export class CampaignBatchProcessor {
   private readonly logger = new Logger('CampaignBatch');
-  private readonly batches: CampaignBatchStore;
 
   constructor(
-    dataSource: DataSource,
+    private readonly batches: CampaignBatchStore,
     private readonly submitter: SmsSubmitter,
-  ) {
-    this.batches = new CampaignBatchStore(dataSource);
-  }
+  ) {}
 
   @JobHandler(QueueName.CampaignDispatch, 'campaign.batch')
   async handle(data: JobDataOf<typeof QueueName.CampaignDispatch, 'campaign.batch'>, context: JobContext) {

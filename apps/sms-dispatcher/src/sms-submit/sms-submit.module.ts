@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MessagingDataModule } from '@mp/messaging';
 import { CarrierPool } from '../carrier/carrier-pool.service';
 import { ReceiptRecorder } from '../carrier/receipt-recorder.service';
 import { OutboxSweeper } from '../outbox-sweeper.service';
@@ -7,5 +8,8 @@ import { SmsSubmitProcessor } from './sms-submit.processor';
 import { SmsSubmitter } from './sms-submitter.service';
 import { SubmitRecorder } from './submit-recorder.service';
 
-@Module({ providers: [CarrierPool, ReceiptRecorder, SubmitRecorder, SmsSubmitter, SmsSubmitProcessor, CampaignBatchProcessor, OutboxSweeper] })
+@Module({
+  imports: [MessagingDataModule],
+  providers: [CarrierPool, ReceiptRecorder, SubmitRecorder, SmsSubmitter, SmsSubmitProcessor, CampaignBatchProcessor, OutboxSweeper],
+})
 export class SmsSubmitModule {}

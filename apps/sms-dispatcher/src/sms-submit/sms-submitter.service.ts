@@ -7,7 +7,6 @@ import { openText, parseTextKey } from '@mp/otp-domain';
 import { QUEUE_POLICIES, QueueName } from '@mp/queue-contracts';
 import { OutboxRelay } from '@mp/queue-runtime';
 import { UnrecoverableError } from 'bullmq';
-import { DataSource } from 'typeorm';
 import { CarrierPool } from '../carrier/carrier-pool.service';
 import { SmsDispatcherEnv } from '../sms-dispatcher.env';
 import { PartEncoder } from './part-encoder';
@@ -39,7 +38,6 @@ export interface SubmitSummary {
 @Injectable()
 export class SmsSubmitter {
   private readonly logger = new Logger('SmsSubmitter');
-  private readonly store: DispatchStore;
   private readonly textKey: Buffer;
   /** Bounds the parts in doubt (sent, response not recorded), some kept from campaigns (TrafficPolicy). */
   private readonly unrecorded: LanePermits;
@@ -48,14 +46,13 @@ export class SmsSubmitter {
   private readonly campaignPace: YieldingPace;
 
   constructor(
-    dataSource: DataSource,
+    private readonly store: DispatchStore,
     private readonly carrier: CarrierPool,
     private readonly recorder: SubmitRecorder,
     private readonly relay: OutboxRelay,
     config: SmsDispatcherEnv,
     traffic: TrafficPolicy,
   ) {
-    this.store = new DispatchStore(dataSource);
     this.textKey = parseTextKey(config.OTP_TEXT_KEY);
     this.unrecorded = new LanePermits(traffic.unrecorded.max, TRAFFIC_LANES.length, traffic.unrecordedReserved);
     this.campaignPace = new YieldingPace(traffic);

@@ -3,7 +3,6 @@ import { allDone, GroupCommit } from '@mp/batching';
 import { TrafficPolicy, type TrafficLane } from '@mp/carrier';
 import { DispatchStore, type SubmittedPart } from '@mp/messaging';
 import { OutboxRelay } from '@mp/queue-runtime';
-import { DataSource } from 'typeorm';
 
 /**
  * Records submit_sm responses. Responses that come back together are recorded in one
@@ -20,11 +19,10 @@ export class SubmitRecorder implements OnApplicationShutdown {
   private readonly recording = new Map<string, Promise<void>>();
 
   constructor(
-    dataSource: DataSource,
+    store: DispatchStore,
     relay: OutboxRelay,
     private readonly traffic: TrafficPolicy,
   ) {
-    const store = new DispatchStore(dataSource);
     const record = async (parts: readonly SubmittedPart[]) => {
       const { outbox } = await store.recordSubmittedMany(parts);
       if (outbox.jobs.length > 0) await relay.relay(outbox.ids, outbox.jobs);

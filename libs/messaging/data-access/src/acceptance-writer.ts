@@ -33,13 +33,16 @@ export interface WrittenAcceptances {
  * charge in a transaction with the balances locked first, each send refused alone if what is
  * left does not cover it.
  */
-export async function writeAcceptances(db: DataSource, sends: readonly PreparedSend[]): Promise<WrittenAcceptances> {
-  const messages = new MessageRepository(db);
+export async function writeAcceptances(
+  db: DataSource,
+  messages: MessageRepository,
+  ledger: LedgerRepository,
+  sends: readonly PreparedSend[],
+): Promise<WrittenAcceptances> {
   try {
     return await writeAllCharged(db.manager, messages, sends);
   } catch (error) {
     if (!isUncoveredCharge(error)) throw error;
-    const ledger = new LedgerRepository(db);
     return db.transaction((manager) => writeChargeByCharge(manager, ledger, messages, sends));
   }
 }

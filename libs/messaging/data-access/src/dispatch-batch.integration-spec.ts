@@ -1,8 +1,11 @@
 import { AccountsService } from '@mp/accounts';
+import { LedgerRepository } from '@mp/billing';
 import { DEFAULT_PRICES } from '@mp/billing-domain';
+import { OutboxRepository } from '@mp/queue-runtime';
 import { openTestDataSource, spyOnStatements } from '@mp/testing';
 import type { DataSource } from 'typeorm';
 import { DispatchStore, type CarrierReceipt, type DispatchResult, type SubmittedPart } from './dispatch-store';
+import { MessageRepository } from './message.repository';
 import { SmsAcceptanceService } from './sms-acceptance';
 
 const HOOK = 'https://example.com/hooks/batch';
@@ -21,10 +24,10 @@ describe('DispatchStore batches (PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await openTestDataSource();
-    store = new DispatchStore(db);
+    store = new DispatchStore(db, new OutboxRepository(db));
     const accounts = new AccountsService(db, 'batch-pepper-'.padEnd(40, 'x'));
     const { company_id } = await accounts.createCompany({ name: 'Batch', balance: '100' });
-    const acceptance = new SmsAcceptanceService(db);
+    const acceptance = new SmsAcceptanceService(db, new MessageRepository(db), new LedgerRepository(db));
     send = async (body, count, webhookUrl = null) => {
       const recipients = Array.from({ length: count }, () => `+3361${String((recipient += 1)).padStart(7, '0')}`);
       const accepted = await acceptance.accept(
@@ -219,7 +222,7 @@ describe('DispatchStore batches (PostgreSQL)', () => {
 
   it('never deadlocks nor settles twice with submits and receipts of the same messages racing', async () => {
     const otherDb = await openTestDataSource('dispatch-batch-other'); // as a second dispatcher process
-    const other = new DispatchStore(otherDb);
+    const other = new DispatchStore(otherDb, new OutboxRepository(otherDb));
     try {
       for (let round = 0; round < 20; round++) {
         const long = await send(THREE_PARTS, 6, round % 2 === 0 ? HOOK : null);

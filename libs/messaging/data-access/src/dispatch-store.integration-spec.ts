@@ -1,10 +1,12 @@
 import { AccountsService } from '@mp/accounts';
 import { LedgerRepository } from '@mp/billing';
 import { DEFAULT_PRICES } from '@mp/billing-domain';
+import { OutboxRepository } from '@mp/queue-runtime';
 import { openTestDataSource } from '@mp/testing';
 import type { DataSource } from 'typeorm';
 import { DispatchStore, finalMessageState, NO_RECEIPT } from './dispatch-store';
 import { MessageRefundService } from './message-refund';
+import { MessageRepository } from './message.repository';
 import { SmsAcceptanceService } from './sms-acceptance';
 
 const HOOK = 'https://example.com/hooks/sms';
@@ -16,10 +18,10 @@ describe('DispatchStore (PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await openTestDataSource();
-    store = new DispatchStore(db);
+    store = new DispatchStore(db, new OutboxRepository(db));
     const accounts = new AccountsService(db, 'dispatch-pepper-'.padEnd(40, 'x'));
     const { company_id } = await accounts.createCompany({ name: 'Dispatch', balance: '10' });
-    const acceptance = new SmsAcceptanceService(db);
+    const acceptance = new SmsAcceptanceService(db, new MessageRepository(db), new LedgerRepository(db));
     send = async (body, options = {}) => {
       const { scheduledAt = null, webhookUrl = null } = options;
       const accepted = await acceptance.accept(
@@ -212,15 +214,15 @@ describe('MessageRefundService (PostgreSQL)', () => {
     try {
       const accounts = new AccountsService(db, 'refund-pepper-'.padEnd(40, 'x'));
       const { company_id } = await accounts.createCompany({ name: 'Refund', balance: '1' });
-      const accepted = await new SmsAcceptanceService(db).accept(
+      const accepted = await new SmsAcceptanceService(db, new MessageRepository(db), new LedgerRepository(db)).accept(
         { companyId: company_id, sender: 'Acme', route: 'auto', body: 'z'.repeat(300), recipients: ['+33612345678'], reference: null, webhookUrl: null, scheduledAt: null },
         DEFAULT_PRICES,
       );
       const id = accepted.messages[0].messageId;
-      const store = new DispatchStore(db);
+      const store = new DispatchStore(db, new OutboxRepository(db));
       await store.recordSubmitted(id, 1, `r-${id}`);
       await store.recordPartFailed(id, 2, 'smpp:69', 'refused');
-      const refunds = new MessageRefundService(db);
+      const refunds = new MessageRefundService(db, new LedgerRepository(db));
       const outcomes = await Promise.all([refunds.refund(id), refunds.refund(id), refunds.refund(id)]);
       expect(outcomes.filter((o) => o.refunded > 0n)).toEqual([expect.objectContaining({ refunded: 100n })]);
       expect(await new LedgerRepository(db).findBalance(company_id)).toBe(10000n - 200n + 100n);
@@ -238,8 +240,8 @@ describe('DispatchStore under a receipt racing its submit response (PostgreSQL)'
     try {
       const accounts = new AccountsService(db, 'race-pepper-'.padEnd(40, 'x'));
       const { company_id } = await accounts.createCompany({ name: 'Race', balance: '10' });
-      const acceptance = new SmsAcceptanceService(db);
-      const store = new DispatchStore(db);
+      const acceptance = new SmsAcceptanceService(db, new MessageRepository(db), new LedgerRepository(db));
+      const store = new DispatchStore(db, new OutboxRepository(db));
       const ids: string[] = [];
       for (let i = 0; i < 100; i++) {
         const accepted = await acceptance.accept(

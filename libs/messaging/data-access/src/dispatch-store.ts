@@ -32,11 +32,10 @@ const nothing = (): DispatchResult => ({ transitions: [], outbox: { ids: [], job
  * take their locks in the order described in dispatch-locks.ts.
  */
 export class DispatchStore {
-  private readonly outbox: OutboxRepository;
-
-  constructor(private readonly db: DataSource) {
-    this.outbox = new OutboxRepository(db);
-  }
+  constructor(
+    private readonly db: DataSource,
+    private readonly outbox: OutboxRepository,
+  ) {}
 
   async load(messageId: string): Promise<DispatchMessage | null> {
     return (await this.loadMany([messageId]))[0] ?? null;

@@ -9,3 +9,4 @@ export * from './message-events';
 export * from './message-webhook-events';
 export * from './message-refund';
 export * from './campaigns';
+export * from './messaging-data.module';

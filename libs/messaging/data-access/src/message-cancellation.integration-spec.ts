@@ -1,10 +1,13 @@
 import { AccountsService } from '@mp/accounts';
+import { LedgerRepository } from '@mp/billing';
 import { DEFAULT_PRICES } from '@mp/billing-domain';
+import { OutboxRepository } from '@mp/queue-runtime';
 import { openTestDataSource } from '@mp/testing';
 import type { DataSource } from 'typeorm';
 import { DispatchStore } from './dispatch-store';
 import { MessageCancellationService } from './message-cancellation';
 import { findMessageView } from './message-view';
+import { MessageRepository } from './message.repository';
 import { SmsAcceptanceService } from './sms-acceptance';
 
 describe('MessageCancellationService (PostgreSQL)', () => {
@@ -12,7 +15,7 @@ describe('MessageCancellationService (PostgreSQL)', () => {
   let companyId: string;
   let cancellation: MessageCancellationService;
   const schedule = async (body: string) => {
-    const accepted = await new SmsAcceptanceService(db).accept(
+    const accepted = await new SmsAcceptanceService(db, new MessageRepository(db), new LedgerRepository(db)).accept(
       { companyId, sender: 'Acme', route: 'auto', body, recipients: ['+33612345678'], reference: null, webhookUrl: null, scheduledAt: new Date(Date.now() + 3_600_000) },
       DEFAULT_PRICES,
     );
@@ -22,7 +25,7 @@ describe('MessageCancellationService (PostgreSQL)', () => {
   beforeAll(async () => {
     db = await openTestDataSource('message-cancellation-test');
     ({ company_id: companyId } = await new AccountsService(db, 'cancel-pepper-'.padEnd(40, 'x')).createCompany({ name: 'Cancel', balance: '1' }));
-    cancellation = new MessageCancellationService(db);
+    cancellation = new MessageCancellationService(db, new LedgerRepository(db));
   });
   afterAll(() => db.destroy());
 
@@ -40,7 +43,7 @@ describe('MessageCancellationService (PostgreSQL)', () => {
 
   it('leaves a message the dispatcher released first, and its parts, as they are', async () => {
     const id = await schedule('released');
-    expect(await new DispatchStore(db).release(id)).toBe('queued');
+    expect(await new DispatchStore(db, new OutboxRepository(db)).release(id)).toBe('queued');
     expect(await cancellation.cancel(companyId, id)).toEqual({ outcome: 'not-cancellable', status: 'queued' });
     expect((await findMessageView(db, companyId, id))?.part_details.map((part) => part.status)).toEqual(['pending']);
   });

@@ -14,11 +14,10 @@ export type Cancellation =
  * of them wins.
  */
 export class MessageCancellationService {
-  private readonly ledger: LedgerRepository;
-
-  constructor(private readonly db: DataSource) {
-    this.ledger = new LedgerRepository(db);
-  }
+  constructor(
+    private readonly db: DataSource,
+    private readonly ledger: LedgerRepository,
+  ) {}
 
   async cancel(companyId: string, messageId: string): Promise<Cancellation> {
     return this.db.transaction(async (manager) => {

@@ -10,11 +10,10 @@ export type RefundOutcome = { refunded: Money; balance: Money } | { refunded: 0n
  * less what was already refunded, and the ledger entry's reference can exist only once.
  */
 export class MessageRefundService {
-  private readonly ledger: LedgerRepository;
-
-  constructor(private readonly db: DataSource) {
-    this.ledger = new LedgerRepository(db);
-  }
+  constructor(
+    private readonly db: DataSource,
+    private readonly ledger: LedgerRepository,
+  ) {}
 
   async refund(messageId: string): Promise<RefundOutcome> {
     try {

@@ -74,3 +74,12 @@ export async function findMessageView(db: DataSource, companyId: string, message
     })),
   };
 }
+
+/** GET /sms/{message_id}'s reads (findMessageView), for injection. */
+export class MessageViews {
+  constructor(private readonly db: DataSource) {}
+
+  find(companyId: string, messageId: string): Promise<MessageView | null> {
+    return findMessageView(this.db, companyId, messageId);
+  }
+}

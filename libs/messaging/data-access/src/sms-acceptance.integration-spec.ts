@@ -5,6 +5,7 @@ import type { OutboxJob } from '@mp/queue-runtime';
 import { eventually, openTestDataSource, statementsOf } from '@mp/testing';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { MessageRepository } from './message.repository';
 import { SendNotAffordableError, SmsAcceptanceService, type SmsSendCommand } from './sms-acceptance';
 
 describe('SmsAcceptanceService (PostgreSQL)', () => {
@@ -32,7 +33,7 @@ describe('SmsAcceptanceService (PostgreSQL)', () => {
   beforeAll(async () => {
     db = await openTestDataSource();
     accounts = new AccountsService(db, 'acceptance-pepper-'.padEnd(40, 'x'));
-    service = new SmsAcceptanceService(db, { onCommitted: async (outbox) => committed.push(outbox) });
+    service = new SmsAcceptanceService(db, new MessageRepository(db), new LedgerRepository(db), { onCommitted: async (outbox) => committed.push(outbox) });
   });
   afterAll(() => db.destroy());
 
@@ -76,7 +77,7 @@ describe('SmsAcceptanceService (PostgreSQL)', () => {
 
   it('lets exactly as many concurrent sends through as the balance covers, also across two gateways', async () => {
     const { company_id } = await accounts.createCompany({ name: 'Rush', balance: '0.5' });
-    const otherGateway = new SmsAcceptanceService(db, { maxBatch: 7 });
+    const otherGateway = new SmsAcceptanceService(db, new MessageRepository(db), new LedgerRepository(db), { maxBatch: 7 });
     const outcomes = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
         (i % 2 === 0 ? service : otherGateway).accept(command(company_id), prices).then(

@@ -1,9 +1,11 @@
 import { GroupCommit, InFlight } from '@mp/batching';
+import type { LedgerRepository } from '@mp/billing';
 import type { Money, PriceRule } from '@mp/billing-domain';
 import type { SmsEncoding } from '@mp/messaging-domain';
 import type { OutboxJob } from '@mp/queue-runtime';
 import type { DataSource } from 'typeorm';
 import { writeAcceptances } from './acceptance-writer';
+import type { MessageRepository } from './message.repository';
 import { prepareSend, type PreparedSend, type SmsSendCommand } from './send-preparation';
 
 export { SendNotAffordableError } from './acceptance-writer';
@@ -50,11 +52,11 @@ export class SmsAcceptanceService {
   private readonly batcher: GroupCommit<PreparedSend, { balance: Money }>;
   private readonly relays = new InFlight();
 
-  constructor(db: DataSource, options: SmsAcceptanceOptions = {}) {
+  constructor(db: DataSource, messages: MessageRepository, ledger: LedgerRepository, options: SmsAcceptanceOptions = {}) {
     const onCommitted = options.onCommitted;
     this.batcher = new GroupCommit(
       async (sends) => {
-        const written = await writeAcceptances(db, sends);
+        const written = await writeAcceptances(db, messages, ledger, sends);
         if (onCommitted && written.outbox.jobs.length > 0) this.relays.track(onCommitted(written.outbox));
         return written.outcomes;
       },

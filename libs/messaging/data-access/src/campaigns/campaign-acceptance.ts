@@ -46,17 +46,28 @@ function batchJob(batchId: string, at: Date, priority: 'normal' | 'high'): Outbo
   return { queue: QueueName.CampaignDispatch, jobName: 'campaign.batch', jobId: `batch-${batchId}`, data: { batchId }, notBefore: at, priority: priority === 'high' ? 1 : 10 };
 }
 
+export interface CampaignAcceptanceOptions {
+  /** Called after commit with the outbox rows of the batches' jobs, to enqueue them (the sweeper covers a failure). */
+  onCommitted?: (outbox: { ids: string[]; jobs: OutboxJob[] }) => Promise<unknown>;
+}
+
 /**
  * Accepts a campaign: every entry validated and priced in memory, then ONE transaction charges the
  * whole cost in one ledger entry (all or nothing), stores the campaign and its batches (a row per
  * batch, recipients as arrays) and one dispatch job per batch, due at the batch's time.
  */
 export class CampaignAcceptanceService {
+  private readonly onCommitted: NonNullable<CampaignAcceptanceOptions['onCommitted']>;
+
   constructor(
     private readonly db: DataSource,
+    private readonly ledger: LedgerRepository,
+    private readonly outbox: OutboxRepository,
     private readonly validate: (input: string) => PhoneParse,
-    private readonly onCommitted: (outbox: { ids: string[]; jobs: OutboxJob[] }) => Promise<unknown> = async () => undefined,
-  ) {}
+    options: CampaignAcceptanceOptions = {},
+  ) {
+    this.onCommitted = options.onCommitted ?? (async () => undefined);
+  }
 
   async accept(command: CampaignCommand, prices: readonly PriceRule[], now: Date = new Date()): Promise<AcceptedCampaign> {
     const lookup = priceIndex(prices, 'auto');
@@ -75,7 +86,7 @@ export class CampaignAcceptanceService {
       const after = await this.charge(manager, command, plan, campaignId);
       await insertCampaign(manager, campaignId, command, plan);
       await insertBatches(manager, campaignId, batches, command.scheduledAt !== null);
-      return { balance: after, ids: await new OutboxRepository(this.db).insertMany(manager, jobs) };
+      return { balance: after, ids: await this.outbox.insertMany(manager, jobs) };
     });
     await this.onCommitted({ ids, jobs }).catch(() => undefined);
     return {
@@ -88,7 +99,7 @@ export class CampaignAcceptanceService {
 
   private async charge(manager: EntityManager, command: CampaignCommand, plan: CampaignPlan, campaignId: string): Promise<Money> {
     try {
-      return await new LedgerRepository(this.db).apply(
+      return await this.ledger.apply(
         { companyId: command.companyId, kind: 'charge', amount: -plan.totalCost, reference: `campaign:${campaignId}`, description: 'bulk campaign' },
         manager,
       );

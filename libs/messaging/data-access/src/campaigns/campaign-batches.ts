@@ -3,7 +3,7 @@ import { splitSms } from '@mp/messaging-domain';
 import { timeOrderedUuid } from '@mp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { DispatchMessage } from '../dispatch-load';
-import { MessageRepository, type NewMessage } from '../message.repository';
+import type { MessageRepository, NewMessage } from '../message.repository';
 import { userMessageReferences } from '../part-references';
 
 interface BatchRow {
@@ -49,7 +49,10 @@ export interface BatchSlicing {
  * and inserted all at once.
  */
 export class CampaignBatchStore {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly messages: MessageRepository,
+  ) {}
 
   async start(batchId: string, now: Date = new Date(), slicing?: BatchSlicing): Promise<BatchWork> {
     return this.db.transaction(async (manager) => {
@@ -71,13 +74,12 @@ export class CampaignBatchStore {
 
   /** Builds and inserts the batch's messages, in slices if asked. */
   private async make(manager: EntityManager, batch: BatchRow, slicing?: BatchSlicing): Promise<NewMessage[]> {
-    const repository = new MessageRepository(this.db);
     const size = slicing ? Math.max(1, Math.floor(slicing.slice)) : batch.recipients.length;
     const made: NewMessage[] = [];
     for (let from = 0; from < batch.recipients.length; from += size) {
       if (from > 0) await slicing?.between();
       const slice = messagesFor(batch, from, Math.min(batch.recipients.length, from + size));
-      await repository.insertMany(manager, slice);
+      await this.messages.insertMany(manager, slice);
       for (const message of slice) made.push(message);
     }
     return made;

@@ -2,8 +2,10 @@ import { AccountsService } from '@mp/accounts';
 import { LedgerRepository } from '@mp/billing';
 import { parseMoney, type PriceRule } from '@mp/billing-domain';
 import { parsePhoneNumber } from '@mp/messaging-domain';
+import { OutboxRepository } from '@mp/queue-runtime';
 import { openTestDataSource } from '@mp/testing';
 import type { DataSource } from 'typeorm';
+import { MessageRepository } from '../message.repository';
 import { CampaignAcceptanceService, type CampaignCommand } from './campaign-acceptance';
 import { CampaignBatchStore } from './campaign-batches';
 import { CampaignCancellationService } from './campaign-cancellation';
@@ -45,9 +47,9 @@ describe('campaign cancellation (PostgreSQL)', () => {
   beforeAll(async () => {
     db = await openTestDataSource('campaign-cancel-test');
     accounts = new AccountsService(db, 'campaign-cancel-pepper-'.padEnd(40, 'x'));
-    acceptance = new CampaignAcceptanceService(db, (input) => parsePhoneNumber(input, { allowMissingPlus: true }));
-    store = new CampaignBatchStore(db);
-    cancellation = new CampaignCancellationService(db);
+    acceptance = new CampaignAcceptanceService(db, new LedgerRepository(db), new OutboxRepository(db), (input) => parsePhoneNumber(input, { allowMissingPlus: true }));
+    store = new CampaignBatchStore(db, new MessageRepository(db));
+    cancellation = new CampaignCancellationService(db, new LedgerRepository(db));
     ledger = new LedgerRepository(db);
   });
   afterAll(() => db.destroy());

@@ -23,11 +23,10 @@ interface LockedBatch {
  * refund reference names the first batch it cancels, so no batch can be refunded twice.
  */
 export class CampaignCancellationService {
-  private readonly ledger: LedgerRepository;
-
-  constructor(private readonly db: DataSource) {
-    this.ledger = new LedgerRepository(db);
-  }
+  constructor(
+    private readonly db: DataSource,
+    private readonly ledger: LedgerRepository,
+  ) {}
 
   async cancel(companyId: string, campaignId: string, now: Date = new Date()): Promise<CampaignCancellation> {
     if (!isCampaignId(campaignId)) return { outcome: 'not-found' };

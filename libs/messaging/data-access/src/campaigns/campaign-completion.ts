@@ -69,3 +69,12 @@ export async function completeFinishedCampaigns(
     },
   };
 }
+
+/** completeFinishedCampaigns, for injection (the dispatcher's sweeper). */
+export class CampaignCompletion {
+  constructor(private readonly db: DataSource) {}
+
+  completeFinished(scope: { companyId?: string; campaignId?: string } = {}): ReturnType<typeof completeFinishedCampaigns> {
+    return completeFinishedCampaigns(this.db, scope);
+  }
+}

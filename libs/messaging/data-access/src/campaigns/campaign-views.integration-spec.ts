@@ -1,11 +1,14 @@
 import { AccountsService } from '@mp/accounts';
+import { LedgerRepository } from '@mp/billing';
 import { parseMoney, type PriceRule } from '@mp/billing-domain';
 import { parsePhoneNumber } from '@mp/messaging-domain';
+import { OutboxRepository } from '@mp/queue-runtime';
 import { openTestDataSource } from '@mp/testing';
 import type { DataSource } from 'typeorm';
 import { CampaignAcceptanceService, type CampaignCommand } from './campaign-acceptance';
 import { DispatchStore } from '../dispatch-store';
 import { MessageRefundService } from '../message-refund';
+import { MessageRepository } from '../message.repository';
 import { CampaignBatchStore } from './campaign-batches';
 import { CampaignCancellationService } from './campaign-cancellation';
 import { CampaignWebhookEvents } from './campaign-webhook-events';
@@ -49,8 +52,8 @@ describe('campaign views (PostgreSQL)', () => {
   beforeAll(async () => {
     db = await openTestDataSource('campaign-views-test');
     accounts = new AccountsService(db, 'campaign-views-pepper-'.padEnd(40, 'x'));
-    acceptance = new CampaignAcceptanceService(db, (input) => parsePhoneNumber(input, { allowMissingPlus: true }));
-    store = new CampaignBatchStore(db);
+    acceptance = new CampaignAcceptanceService(db, new LedgerRepository(db), new OutboxRepository(db), (input) => parsePhoneNumber(input, { allowMissingPlus: true }));
+    store = new CampaignBatchStore(db, new MessageRepository(db));
   });
   afterAll(() => db.destroy());
 
@@ -91,7 +94,7 @@ describe('campaign views (PostgreSQL)', () => {
     expect(running?.batch_details[0].dispatched_at).toEqual(expect.any(String));
     expectAddsUp(running);
 
-    expect((await new CampaignCancellationService(db).cancel(company_id, accepted.campaignId)).outcome).toBe('cancelled');
+    expect((await new CampaignCancellationService(db, new LedgerRepository(db)).cancel(company_id, accepted.campaignId)).outcome).toBe('cancelled');
     await store.finish(b2);
     await setStatus(b2, 1, 'undelivered');
     await setStatus(b2, 2, 'expired');
@@ -195,9 +198,9 @@ describe('campaign views (PostgreSQL)', () => {
     const [b1] = accepted.batches.map((b) => b.batchId);
     const work = await store.start(b1);
     await store.finish(b1);
-    expect(await new CampaignCancellationService(db).cancel(company_id, accepted.campaignId)).toMatchObject({ refunded: 274n });
+    expect(await new CampaignCancellationService(db, new LedgerRepository(db)).cancel(company_id, accepted.campaignId)).toMatchObject({ refunded: 274n });
     const [twoParts, onePart] = work.kind === 'submit' ? work.messageIds : [];
-    const dispatch = new DispatchStore(db);
+    const dispatch = new DispatchStore(db, new OutboxRepository(db));
     await dispatch.recordSubmitted(twoParts, 1, `refunded-${twoParts}`);
     await dispatch.recordPartFailed(twoParts, 2, 'smpp:69', 'refused');
     await dispatch.recordPartFailed(onePart, 1, 'smpp:69', 'refused');
@@ -206,7 +209,7 @@ describe('campaign views (PostgreSQL)', () => {
     expect(await findCampaignDetail(db, company_id, accepted.campaignId)).toMatchObject({ status: 'completed', refunded: 0.0274 });
     expect((await new CampaignWebhookEvents(db).findCampaign(accepted.campaignId))?.refunded).toBe('0.0548');
 
-    const refunds = new MessageRefundService(db);
+    const refunds = new MessageRefundService(db, new LedgerRepository(db));
     await refunds.refund(twoParts);
     await refunds.refund(onePart);
     const refunded = await findCampaignDetail(db, company_id, accepted.campaignId);

@@ -312,3 +312,20 @@ export async function listCampaignRecipients(
     return { items, page: page.page, limit: page.limit, total: slices.reduce((sum, s) => sum + s.matching, 0) };
   });
 }
+
+/** GET /sms/campaigns' reads (findCampaignDetail, listCampaignViews, listCampaignRecipients), for injection. */
+export class CampaignViews {
+  constructor(private readonly db: DataSource) {}
+
+  find(companyId: string, campaignId: string): Promise<CampaignDetail | null> {
+    return findCampaignDetail(this.db, companyId, campaignId);
+  }
+
+  list(companyId: string, filter: CampaignListFilter, page: PageRequest): Promise<Page<CampaignView>> {
+    return listCampaignViews(this.db, companyId, filter, page);
+  }
+
+  recipients(companyId: string, campaignId: string, state: RecipientState | null, page: PageRequest): Promise<Page<CampaignRecipient> | null> {
+    return listCampaignRecipients(this.db, companyId, campaignId, state, page);
+  }
+}

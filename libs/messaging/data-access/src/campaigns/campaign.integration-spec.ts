@@ -2,9 +2,11 @@ import { AccountsService } from '@mp/accounts';
 import { LedgerRepository } from '@mp/billing';
 import { DEFAULT_PRICES, parseMoney } from '@mp/billing-domain';
 import { parsePhoneNumber } from '@mp/messaging-domain';
+import { OutboxRepository } from '@mp/queue-runtime';
 import type { OutboxJob } from '@mp/queue-runtime';
 import { openTestDataSource } from '@mp/testing';
 import type { DataSource } from 'typeorm';
+import { MessageRepository } from '../message.repository';
 import { CampaignAcceptanceService, CampaignEmptyError, CampaignNotAffordableError, type CampaignCommand } from './campaign-acceptance';
 import { CampaignBatchStore } from './campaign-batches';
 import { completeFinishedCampaigns } from './campaign-completion';
@@ -33,7 +35,9 @@ describe('campaigns (PostgreSQL)', () => {
   beforeAll(async () => {
     db = await openTestDataSource('campaign-test');
     accounts = new AccountsService(db, 'campaign-pepper-'.padEnd(40, 'x'));
-    service = new CampaignAcceptanceService(db, validate, async (outbox) => committed.push(outbox.jobs));
+    service = new CampaignAcceptanceService(db, new LedgerRepository(db), new OutboxRepository(db), validate, {
+      onCommitted: async (outbox) => committed.push(outbox.jobs),
+    });
   });
   afterAll(() => db.destroy());
 
@@ -94,7 +98,7 @@ describe('campaigns (PostgreSQL)', () => {
       }),
       DEFAULT_PRICES,
     );
-    const store = new CampaignBatchStore(db);
+    const store = new CampaignBatchStore(db, new MessageRepository(db));
     const [batch] = accepted.batches;
     const [first, second] = await Promise.all([store.start(batch.batchId), store.start(batch.batchId)]);
     const idsOf = (work: typeof first) => (work.kind === 'submit' ? [...work.messageIds].sort() : work.status);
@@ -121,7 +125,7 @@ describe('campaigns (PostgreSQL)', () => {
       const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM messages WHERE batch_id = $1`, [batch.batchId]);
       seenOutside.push(n);
     };
-    const work = await new CampaignBatchStore(db).start(batch.batchId, new Date(), { slice: 100, between });
+    const work = await new CampaignBatchStore(db, new MessageRepository(db)).start(batch.batchId, new Date(), { slice: 100, between });
     expect(work.kind === 'submit' ? work.messageIds.length : work).toBe(250);
     // Two pauses (after 100 and 200 rows), and nothing of the batch committed during them.
     expect(seenOutside).toEqual([0, 0]);
@@ -138,7 +142,7 @@ describe('campaigns (PostgreSQL)', () => {
       command(company_id, { webhookUrl: 'https://example.com/hooks', input: { mode: 1, recipients: numbers(2, 500), message: 'Hi' } }),
       DEFAULT_PRICES,
     );
-    const store = new CampaignBatchStore(db);
+    const store = new CampaignBatchStore(db, new MessageRepository(db));
     const [batch] = accepted.batches;
     await store.start(batch.batchId);
     expect((await completeFinishedCampaigns(db, { campaignId: accepted.campaignId })).completed).toBe(0);
@@ -159,7 +163,7 @@ describe('campaigns (PostgreSQL)', () => {
   it('spaces out the sweeper\'s checks of a campaign still waiting for receipts; a request about it always checks', async () => {
     const { company_id } = await accounts.createCompany({ name: 'Late receipts', balance: '1' });
     const accepted = await service.accept(command(company_id, { input: { mode: 1, recipients: numbers(2, 600), message: 'Hi' } }), DEFAULT_PRICES);
-    const store = new CampaignBatchStore(db);
+    const store = new CampaignBatchStore(db, new MessageRepository(db));
     const [batch] = accepted.batches;
     await store.start(batch.batchId);
     await store.finish(batch.batchId);

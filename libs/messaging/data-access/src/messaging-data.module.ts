@@ -1,0 +1,93 @@
+import { Module } from '@nestjs/common';
+import { BillingDataModule, LedgerRepository } from '@mp/billing';
+import { createBulkPhoneValidator } from '@mp/messaging-domain';
+import { providedWithDataSource } from '@mp/persistence';
+import { OutboxRelay, OutboxRepository, type OutboxJob } from '@mp/queue-runtime';
+import { DataSource } from 'typeorm';
+import {
+  CampaignAcceptanceService,
+  CampaignBatchStore,
+  CampaignCancellationService,
+  CampaignCompletion,
+  CampaignViews,
+  CampaignWebhookEvents,
+} from './campaigns';
+import { DispatchStore } from './dispatch-store';
+import { MessageCancellationService } from './message-cancellation';
+import { MessageRefundService } from './message-refund';
+import { MessageViews } from './message-view';
+import { MessageWebhookEvents } from './message-webhook-events';
+import { MessageRepository } from './message.repository';
+import { SmsAcceptanceService } from './sms-acceptance';
+
+/**
+ * Committed jobs go to their queues once per group; an answer does not wait for Redis, since the
+ * outbox already holds them and the dispatcher's sweeper enqueues whatever a relay misses.
+ */
+const relayed = (relay: OutboxRelay) => (outbox: { ids: string[]; jobs: OutboxJob[] }) => relay.relay(outbox.ids, outbox.jobs);
+
+const PROVIDED = [
+  MessageRepository,
+  DispatchStore,
+  CampaignBatchStore,
+  SmsAcceptanceService,
+  CampaignAcceptanceService,
+  MessageCancellationService,
+  CampaignCancellationService,
+  MessageRefundService,
+  MessageViews,
+  CampaignViews,
+  CampaignCompletion,
+  MessageWebhookEvents,
+  CampaignWebhookEvents,
+];
+
+/**
+ * Messages and campaigns: accepting and charging sends, dispatch states, receipts, cancellations,
+ * refunds, views and webhook events. This lib is the only one that writes the `messages`,
+ * `message_parts`, `carrier_receipts`, `sweep_cursors`, `campaigns` and `campaign_batches`
+ * tables. Needs DatabaseModule and QueueModule (the outbox and its relay).
+ */
+@Module({
+  imports: [BillingDataModule],
+  providers: [
+    providedWithDataSource(MessageRepository),
+    providedWithDataSource(MessageViews),
+    providedWithDataSource(CampaignViews),
+    providedWithDataSource(CampaignCompletion),
+    providedWithDataSource(MessageWebhookEvents),
+    providedWithDataSource(CampaignWebhookEvents),
+    {
+      provide: DispatchStore,
+      useFactory: (db: DataSource, outbox: OutboxRepository) => new DispatchStore(db, outbox),
+      inject: [DataSource, OutboxRepository],
+    },
+    {
+      provide: CampaignBatchStore,
+      useFactory: (db: DataSource, messages: MessageRepository) => new CampaignBatchStore(db, messages),
+      inject: [DataSource, MessageRepository],
+    },
+    {
+      provide: SmsAcceptanceService,
+      useFactory: (db: DataSource, messages: MessageRepository, ledger: LedgerRepository, relay: OutboxRelay) =>
+        new SmsAcceptanceService(db, messages, ledger, { onCommitted: relayed(relay) }),
+      inject: [DataSource, MessageRepository, LedgerRepository, OutboxRelay],
+    },
+    {
+      provide: CampaignAcceptanceService,
+      useFactory: (db: DataSource, ledger: LedgerRepository, outbox: OutboxRepository, relay: OutboxRelay) => {
+        // The numbering plan's patterns compiled once per country (docs/decisions/0004-compiled-numbering-plans.md).
+        const numbers = createBulkPhoneValidator();
+        return new CampaignAcceptanceService(db, ledger, outbox, (input) => numbers.validate(input), { onCommitted: relayed(relay) });
+      },
+      inject: [DataSource, LedgerRepository, OutboxRepository, OutboxRelay],
+    },
+    ...[MessageCancellationService, CampaignCancellationService, MessageRefundService].map((service) => ({
+      provide: service,
+      useFactory: (db: DataSource, ledger: LedgerRepository) => new service(db, ledger),
+      inject: [DataSource, LedgerRepository],
+    })),
+  ],
+  exports: PROVIDED,
+})
+export class MessagingDataModule {}
