@@ -1,6 +1,6 @@
-import { ApiKeyRepository } from '@mp/accounts';
 import { Injectable } from '@nestjs/common';
 import { hash } from 'node:crypto';
+import { ApiKeyRepository } from '@mp/accounts';
 import {
   apiSecretMatches,
   isApiKeyShaped,

@@ -1,5 +1,5 @@
-import { LedgerRepository } from '@mp/billing';
 import { Injectable } from '@nestjs/common';
+import { LedgerRepository } from '@mp/billing';
 import { moneyToJson } from '@mp/billing-domain';
 import type { BalanceDto } from './balance.dto';
 

@@ -1,10 +1,9 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import type { ApplicationSettings } from '@mp/accounts-domain';
 import { ApiError } from '@mp/http-kit';
-import { recordOtpEvent } from '@mp/otp';
+import { OtpJournal } from '@mp/otp';
 import { numberPrefix } from '@mp/otp-domain';
 import type { SlidingWindowLimiter, WindowTake } from '@mp/rate-limit';
-import { DataSource } from 'typeorm';
 import { OtpRateLimiter } from './otp-rate-limiter.service';
 
 const HOUR_MS = 3_600_000;
@@ -30,7 +29,7 @@ export class OtpFraudGuard {
 
   constructor(
     limiter: OtpRateLimiter,
-    private readonly db: DataSource,
+    private readonly journal: OtpJournal,
   ) {
     this.prefixes = limiter.window('otp-prefix', HOUR_MS);
   }
@@ -60,6 +59,6 @@ export class OtpFraudGuard {
 
   private async refused(check: FraudCheck, detail: Record<string, unknown>): Promise<void> {
     const subject = { otpId: null, companyId: check.companyId, applicationId: check.application.id, recipient: check.recipient };
-    await recordOtpEvent(this.db.manager, subject, 'refused', new Date(), detail);
+    await this.journal.recordEvent(subject, 'refused', new Date(), detail);
   }
 }

@@ -1,21 +1,15 @@
-import { ApplicationRepository } from '@mp/accounts';
 import { HttpStatus, Injectable } from '@nestjs/common';
+import { ApplicationRepository } from '@mp/accounts';
 import { moneyToJson } from '@mp/billing-domain';
 import { ApiError, valueOrBadRequest } from '@mp/http-kit';
 import {
-  findOtpRecord,
-  listBlockedRecipients,
-  listOtpAttemptEntries,
-  listOtpLogEntries,
-  listOtpRecords,
-  otpReport,
+  OtpManagementStore,
   type OtpAttemptEntry,
   type OtpLogEntry,
   type OtpRecord,
   type OtpReport,
   type Paged,
 } from '@mp/otp';
-import { DataSource } from 'typeorm';
 import {
   parseOtpAttemptQuery,
   parseOtpListQuery,
@@ -35,7 +29,7 @@ const RATE_WINDOW_SECONDS = 60;
 @Injectable()
 export class OtpManagementService {
   constructor(
-    private readonly db: DataSource,
+    private readonly store: OtpManagementStore,
     private readonly applications: ApplicationRepository,
     private readonly limiter: OtpRateLimiter,
   ) {}
@@ -48,26 +42,26 @@ export class OtpManagementService {
   async list(companyId: string, query: unknown) {
     const { appid, page, ...filter } = valueOrBadRequest(parseOtpListQuery(query));
     const applicationId = await this.applicationId(companyId, appid);
-    const found = await listOtpRecords(this.db, companyId, { ...filter, applicationId }, page, new Date());
+    const found = await this.store.records(companyId, { ...filter, applicationId }, page, new Date());
     return success('OTP list', pageJson(found, recordJson));
   }
 
   async logs(companyId: string, query: unknown) {
     const { verificationId, appid, page, ...filter } = valueOrBadRequest(parseOtpLogQuery(query));
     const scope = await this.scope(companyId, verificationId, appid);
-    const found = await listOtpLogEntries(this.db, companyId, { ...filter, ...scope }, page);
+    const found = await this.store.logEntries(companyId, { ...filter, ...scope }, page);
     return success('OTP logs', pageJson(found, logJson));
   }
 
   async attempts(companyId: string, query: unknown) {
     const { verificationId, appid, page, ...filter } = valueOrBadRequest(parseOtpAttemptQuery(query));
     const scope = await this.scope(companyId, verificationId, appid);
-    const found = await listOtpAttemptEntries(this.db, companyId, { ...filter, ...scope }, page);
+    const found = await this.store.attemptEntries(companyId, { ...filter, ...scope }, page);
     return success('OTP attempts', pageJson(found, attemptJson));
   }
 
   async rateLimits(companyId: string) {
-    const [usage, blocked] = await Promise.all([this.limiter.usage(companyId), listBlockedRecipients(this.db, companyId, new Date())]);
+    const [usage, blocked] = await Promise.all([this.limiter.usage(companyId), this.store.blockedRecipients(companyId, new Date())]);
     return success('OTP rate limits', {
       limit: usage.limit,
       used: usage.used,
@@ -82,12 +76,12 @@ export class OtpManagementService {
     const now = new Date();
     const { appid, channel, from, before } = valueOrBadRequest(parseOtpReportQuery(query, now));
     const applicationId = await this.applicationId(companyId, appid);
-    const report = await otpReport(this.db, companyId, { from, before, applicationId, channel }, now);
+    const report = await this.store.report(companyId, { from, before, applicationId, channel }, now);
     return success('OTP report', reportJson(report, from, before));
   }
 
   private async otp(companyId: string, verificationId: string, now: Date): Promise<OtpRecord> {
-    const record = await findOtpRecord(this.db, companyId, verificationId, now);
+    const record = await this.store.record(companyId, verificationId, now);
     if (!record) throw new ApiError(HttpStatus.NOT_FOUND, 'OTP not found');
     return record;
   }

@@ -1,5 +1,5 @@
-import { CompanyRepository } from '@mp/accounts';
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { CompanyRepository } from '@mp/accounts';
 import { createRedisConnection } from '@mp/queue-runtime';
 import { releaseAll, SlidingWindowLimiter, takeAll, type RateUsage, type WindowTake } from '@mp/rate-limit';
 import type Redis from 'ioredis';

@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AccountsDataModule } from '@mp/accounts';
+import { OtpDataModule, OtpSendingModule } from '@mp/otp';
+import { parseTextKey } from '@mp/otp-domain';
+import { GatewayEnv } from '../gateway.env';
 import { PricingModule } from '../pricing/pricing.module';
 import { OtpFraudGuard } from './otp-fraud-guard.service';
 import { OtpManagementController } from './otp-management.controller';
@@ -9,7 +12,15 @@ import { OtpController } from './otp.controller';
 import { OtpService } from './otp.service';
 
 @Module({
-  imports: [AccountsDataModule, PricingModule],
+  imports: [
+    AccountsDataModule,
+    OtpDataModule,
+    OtpSendingModule.forRoot({
+      inject: [GatewayEnv],
+      useFactory: (config: GatewayEnv) => ({ hash: Buffer.from(config.OTP_HASH_KEY, 'base64'), text: parseTextKey(config.OTP_TEXT_KEY) }),
+    }),
+    PricingModule,
+  ],
   controllers: [OtpController, OtpManagementController],
   providers: [OtpService, OtpRateLimiter, OtpFraudGuard, OtpManagementService],
 })

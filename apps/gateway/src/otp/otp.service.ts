@@ -1,5 +1,5 @@
-import { ApplicationRepository } from '@mp/accounts';
 import { HttpStatus, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { ApplicationRepository, TemplateRepository } from '@mp/accounts';
 import { resolveApplicationSettings } from '@mp/accounts-domain';
 import { moneyToJson } from '@mp/billing-domain';
 import { ApiError } from '@mp/http-kit';
@@ -20,13 +20,9 @@ import {
   type OtpTarget,
   type VerifyOutcome,
 } from '@mp/otp';
-import { parseTextKey } from '@mp/otp-domain';
 import type { ApplicationEntity } from '@mp/persistence';
-import { OutboxRelay, type OutboxJob } from '@mp/queue-runtime';
 import type { WindowTake } from '@mp/rate-limit';
-import { DataSource } from 'typeorm';
 import { LoadingCache } from '../common/loading-cache';
-import { GatewayEnv } from '../gateway.env';
 import { PriceBook } from '../pricing/price-book.service';
 import { resolveOtpSend, resolveOtpTarget, resolveOtpVerify, type OtpSendRequest, type OtpTargetRequest } from './otp-request';
 import type { OtpResendDto } from './otp.dto';
@@ -44,28 +40,17 @@ const APPLICATION_TTL_MS = 5_000;
 @Injectable()
 export class OtpService implements OnApplicationShutdown {
   private readonly applicationCache = new LoadingCache<ApplicationEntity>({ ttlMs: APPLICATION_TTL_MS });
-  private readonly sender: OtpSender;
-  private readonly resender: OtpResender;
-  private readonly verifier: OtpVerifier;
 
   constructor(
-    private readonly db: DataSource,
+    private readonly sender: OtpSender,
+    private readonly resender: OtpResender,
+    private readonly verifier: OtpVerifier,
     private readonly applications: ApplicationRepository,
+    private readonly templates: TemplateRepository,
     private readonly priceBook: PriceBook,
     private readonly limiter: OtpRateLimiter,
     private readonly fraud: OtpFraudGuard,
-    private readonly relay: OutboxRelay,
-    config: GatewayEnv,
-  ) {
-    const hash = Buffer.from(config.OTP_HASH_KEY, 'base64');
-    const keys = { hash, text: parseTextKey(config.OTP_TEXT_KEY) };
-    // Committed jobs are enqueued once per group; the answer does not wait for Redis (the outbox
-    // holds them, and the dispatcher's sweeper enqueues what a relay misses).
-    const onCommitted = async (outbox: { ids: string[]; jobs: OutboxJob[] }) => relay.relay(outbox.ids, outbox.jobs);
-    this.sender = new OtpSender(db, keys, { onCommitted });
-    this.resender = new OtpResender(db, keys, undefined, onCommitted);
-    this.verifier = new OtpVerifier(db, hash, undefined, (outbox) => relay.relay(outbox.ids, outbox.jobs));
-  }
+  ) {}
 
   async send(companyId: string, dto: Parameters<typeof resolveOtpSend>[0]) {
     const resolved = resolveOtpSend(dto);
@@ -136,7 +121,7 @@ export class OtpService implements OnApplicationShutdown {
 
   private async sendWith(companyId: string, application: ApplicationEntity, request: OtpSendRequest): Promise<OtpSent> {
     // The language of the text used (a translation, `en`, the template's own) is what the OTP is sent in.
-    const template = await otpTemplateText(this.db, application.id, request.template, request.lang, request.channel);
+    const template = await otpTemplateText(this.templates, application.id, request.template, request.lang, request.channel);
     return this.sender.send(
       {
         companyId,

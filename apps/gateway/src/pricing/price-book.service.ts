@@ -1,5 +1,5 @@
-import { PriceRepository } from '@mp/accounts';
 import { Injectable } from '@nestjs/common';
+import { PriceRepository } from '@mp/accounts';
 import type { PriceRule } from '@mp/billing-domain';
 import { LoadingCache } from '../common/loading-cache';
 

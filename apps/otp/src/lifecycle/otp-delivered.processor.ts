@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { recordOtpDelivered, recordOtpMessageFailed } from '@mp/otp';
+import { OtpLifecycle } from '@mp/otp';
 import { QueueName, type JobDataOf, type MessageEventStatus } from '@mp/queue-contracts';
 import { JobHandler, OutboxRelay, type OutboxJob } from '@mp/queue-runtime';
-import { DataSource } from 'typeorm';
 
 /**
  * An OTP's message settled: delivered (`delivered` in /otp/logs, and the webhook event), or not
@@ -11,7 +10,7 @@ import { DataSource } from 'typeorm';
 @Injectable()
 export class OtpMessageSettledProcessor {
   constructor(
-    private readonly db: DataSource,
+    private readonly lifecycle: OtpLifecycle,
     private readonly relay: OutboxRelay,
   ) {}
 
@@ -34,7 +33,7 @@ export class OtpMessageSettledProcessor {
   private async record(messageIds: readonly string[], status: MessageEventStatus, at: Date): Promise<{ events: number }> {
     const committed: { ids: string[]; jobs: OutboxJob[] } = { ids: [], jobs: [] };
     for (const messageId of messageIds) {
-      const { outbox } = status === 'delivered' ? await recordOtpDelivered(this.db, messageId, at) : await recordOtpMessageFailed(this.db, messageId, status, at);
+      const { outbox } = status === 'delivered' ? await this.lifecycle.delivered(messageId, at) : await this.lifecycle.messageFailed(messageId, status, at);
       committed.ids.push(...outbox.ids);
       committed.jobs.push(...outbox.jobs);
     }

@@ -1,7 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { expireDueOtps } from '@mp/otp';
+import { OtpLifecycle } from '@mp/otp';
 import { OutboxRelay } from '@mp/queue-runtime';
-import { DataSource } from 'typeorm';
 import { OtpEnv } from '../otp.env';
 
 /** Marks pending OTPs past their expiry `expired` every few seconds, with their log entry and webhook event. */
@@ -12,7 +11,7 @@ export class OtpExpirySweeper implements OnApplicationBootstrap, OnApplicationSh
   private running = false;
 
   constructor(
-    private readonly db: DataSource,
+    private readonly lifecycle: OtpLifecycle,
     private readonly relay: OutboxRelay,
     private readonly config: OtpEnv,
   ) {}
@@ -30,7 +29,7 @@ export class OtpExpirySweeper implements OnApplicationBootstrap, OnApplicationSh
     if (this.running) return 0;
     this.running = true;
     try {
-      const { outbox, expired } = await expireDueOtps(this.db, now);
+      const { outbox, expired } = await this.lifecycle.expireDue(now);
       if (outbox.jobs.length > 0) await this.relay.relay(outbox.ids, outbox.jobs);
       if (expired > 0) this.logger.log({ msg: 'OTPs expired', expired });
       return expired;

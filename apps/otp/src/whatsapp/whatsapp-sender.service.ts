@@ -1,11 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { WhatsAppCloudClient } from '@mp/carrier';
 import { DispatchStore, type DispatchResult } from '@mp/messaging';
+import { OtpLifecycle } from '@mp/otp';
 import { openText, parseTextKey } from '@mp/otp-domain';
 import { QUEUE_POLICIES, QueueName } from '@mp/queue-contracts';
 import { OutboxRelay } from '@mp/queue-runtime';
 import { UnrecoverableError } from 'bullmq';
-import { DataSource } from 'typeorm';
 import { OtpEnv } from '../otp.env';
 
 /**
@@ -21,7 +21,7 @@ export class WhatsAppSender {
 
   constructor(
     private readonly store: DispatchStore,
-    private readonly db: DataSource,
+    private readonly lifecycle: OtpLifecycle,
     private readonly relay: OutboxRelay,
     config: OtpEnv,
   ) {
@@ -60,8 +60,7 @@ export class WhatsAppSender {
 
   /** Meta names languages with an underscore (pt_BR); ours use a hyphen (pt-BR). */
   private async templateLanguage(messageId: string): Promise<string> {
-    const rows: { lang: string }[] = await this.db.query(`SELECT o.lang FROM otps o JOIN messages m ON m.otp_id = o.id WHERE m.id = $1`, [messageId]);
-    return (rows[0]?.lang ?? 'en').replace('-', '_');
+    return ((await this.lifecycle.languageOfMessage(messageId)) ?? 'en').replace('-', '_');
   }
 
   private async relayed(write: Promise<DispatchResult>): Promise<void> {

@@ -4,7 +4,6 @@ import { QueueName, type JobDataOf } from '@mp/queue-contracts';
 import { QueueProducer } from '@mp/queue-runtime';
 import { WebhookDeliveryRepository } from '@mp/webhooks-data-access';
 import { UnrecoverableError } from 'bullmq';
-import { DataSource } from 'typeorm';
 import { deliverJobId } from './delivery-schedule';
 import type { RecordedEvent } from './message-event-recorder.service';
 
@@ -13,16 +12,11 @@ type CampaignEventData = JobDataOf<typeof QueueName.DeliveryEvents, 'campaign.ev
 /** campaign.completed → one signed delivery to the campaign's webhook_url. Run twice, one delivery. */
 @Injectable()
 export class CampaignEventRecorder {
-  private readonly deliveries: WebhookDeliveryRepository;
-  private readonly campaigns: CampaignWebhookEvents;
-
   constructor(
-    dataSource: DataSource,
+    private readonly campaigns: CampaignWebhookEvents,
+    private readonly deliveries: WebhookDeliveryRepository,
     private readonly producer: QueueProducer,
-  ) {
-    this.deliveries = new WebhookDeliveryRepository(dataSource);
-    this.campaigns = new CampaignWebhookEvents(dataSource);
-  }
+  ) {}
 
   async record(event: CampaignEventData): Promise<RecordedEvent> {
     const built = await this.campaigns.completed(event);

@@ -4,7 +4,6 @@ import { QueueName, type JobDataOf } from '@mp/queue-contracts';
 import { QueueProducer } from '@mp/queue-runtime';
 import { WebhookDeliveryRepository } from '@mp/webhooks-data-access';
 import { UnrecoverableError } from 'bullmq';
-import { DataSource } from 'typeorm';
 import { deliverJobId } from './delivery-schedule';
 
 type MessageStatusData = JobDataOf<typeof QueueName.DeliveryEvents, 'message.status'>;
@@ -17,16 +16,11 @@ export type RecordedEvent = { deliveryId: string } | { skipped: 'no webhook_url'
  */
 @Injectable()
 export class MessageEventRecorder {
-  private readonly deliveries: WebhookDeliveryRepository;
-  private readonly messages: MessageWebhookEvents;
-
   constructor(
-    dataSource: DataSource,
+    private readonly messages: MessageWebhookEvents,
+    private readonly deliveries: WebhookDeliveryRepository,
     private readonly producer: QueueProducer,
-  ) {
-    this.deliveries = new WebhookDeliveryRepository(dataSource);
-    this.messages = new MessageWebhookEvents(dataSource);
-  }
+  ) {}
 
   async record(event: MessageStatusData): Promise<RecordedEvent> {
     if (!eventTypeFor(event.status)) throw new UnrecoverableError(`message status ${JSON.stringify(event.status)} has no webhook event`);

@@ -4,7 +4,6 @@ import { QueueName, type JobDataOf } from '@mp/queue-contracts';
 import { QueueProducer } from '@mp/queue-runtime';
 import { WebhookDeliveryRepository } from '@mp/webhooks-data-access';
 import { UnrecoverableError } from 'bullmq';
-import { DataSource } from 'typeorm';
 import { deliverJobId } from './delivery-schedule';
 import type { RecordedEvent } from './message-event-recorder.service';
 
@@ -16,16 +15,11 @@ type OtpEventData = JobDataOf<typeof QueueName.DeliveryEvents, 'otp.event'>;
  */
 @Injectable()
 export class OtpEventRecorder {
-  private readonly deliveries: WebhookDeliveryRepository;
-  private readonly otps: OtpWebhookEvents;
-
   constructor(
-    dataSource: DataSource,
+    private readonly otps: OtpWebhookEvents,
+    private readonly deliveries: WebhookDeliveryRepository,
     private readonly producer: QueueProducer,
-  ) {
-    this.deliveries = new WebhookDeliveryRepository(dataSource);
-    this.otps = new OtpWebhookEvents(dataSource);
-  }
+  ) {}
 
   async record(event: OtpEventData): Promise<RecordedEvent> {
     const built = await this.otps.event(event);

@@ -2,7 +2,6 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { QueueName } from '@mp/queue-contracts';
 import { QueueProducer } from '@mp/queue-runtime';
 import { WebhookDeliveryRepository } from '@mp/webhooks-data-access';
-import { DataSource } from 'typeorm';
 import { WebhookNotifierEnv } from '../webhook-notifier.env';
 import { deliverJobId } from './delivery-schedule';
 
@@ -13,17 +12,14 @@ import { deliverJobId } from './delivery-schedule';
 @Injectable()
 export class OverdueDeliverySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('OverdueDeliverySweeper');
-  private readonly deliveries: WebhookDeliveryRepository;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
 
   constructor(
-    dataSource: DataSource,
+    private readonly deliveries: WebhookDeliveryRepository,
     private readonly producer: QueueProducer,
     private readonly config: WebhookNotifierEnv,
-  ) {
-    this.deliveries = new WebhookDeliveryRepository(dataSource);
-  }
+  ) {}
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => void this.sweepOnce(), this.config.WEBHOOK_SWEEP_MS);

@@ -4,7 +4,6 @@ import { QueueProducer } from '@mp/queue-runtime';
 import { postWebhook, signWebhook, type WebhookAttemptResult } from '@mp/webhooks';
 import { WebhookDeliveryRepository, type WebhookAttemptOutcome, type WebhookDeliveryToSend } from '@mp/webhooks-data-access';
 import { UnrecoverableError } from 'bullmq';
-import { DataSource } from 'typeorm';
 import { WebhookNotifierEnv } from '../webhook-notifier.env';
 import { attemptOfJob, deliverJobId, remainingDelayMs, retryDelayMs } from './delivery-schedule';
 import { serializeEvent } from './webhook-body';
@@ -24,15 +23,12 @@ export type DeliverResult =
 @Injectable()
 export class WebhookDeliverer {
   private readonly logger = new Logger('WebhookDeliverer');
-  private readonly deliveries: WebhookDeliveryRepository;
 
   constructor(
-    dataSource: DataSource,
+    private readonly deliveries: WebhookDeliveryRepository,
     private readonly producer: QueueProducer,
     private readonly config: WebhookNotifierEnv,
-  ) {
-    this.deliveries = new WebhookDeliveryRepository(dataSource);
-  }
+  ) {}
 
   async deliver(deliveryId: string, jobId: string): Promise<DeliverResult> {
     const delivery = await this.deliveries.findToSend(deliveryId);

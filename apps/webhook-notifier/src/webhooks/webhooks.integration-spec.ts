@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import dns from 'node:dns';
 import { loadConfig } from '@mp/config';
 import { Logger } from '@nestjs/common';
+import { MessageWebhookEvents } from '@mp/messaging';
 import type { MessageEventStatus } from '@mp/queue-contracts';
 import type { EnqueueOptions, QueueProducer } from '@mp/queue-runtime';
 import { answering, openTestDataSource, startWebhookReceiver, type WebhookReceiver } from '@mp/testing';
@@ -45,8 +46,8 @@ describe('webhook-notifier processors (PostgreSQL, a receiver on 127.0.0.1)', ()
 
   const config = (env: Record<string, string> = {}) =>
     loadConfig(WebhookNotifierEnv, { WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_TIMEOUT_MS: '2000', ...env });
-  const recorder = () => new MessageEventRecorder(db, producer as unknown as QueueProducer);
-  const deliverer = (env?: Record<string, string>) => new WebhookDeliverer(db, producer as unknown as QueueProducer, config(env));
+  const recorder = () => new MessageEventRecorder(new MessageWebhookEvents(db), new WebhookDeliveryRepository(db), producer as unknown as QueueProducer);
+  const deliverer = (env?: Record<string, string>) => new WebhookDeliverer(new WebhookDeliveryRepository(db), producer as unknown as QueueProducer, config(env));
 
   const newMessage = async (webhookUrl: string | null = receiver.url, errorCode: string | null = null) => {
     const id = randomUUID();
@@ -246,7 +247,7 @@ describe('webhook-notifier processors (PostgreSQL, a receiver on 127.0.0.1)', ()
   });
 
   it('re-enqueues the next attempt of a delivery whose job was lost, once it is overdue, and nothing else', async () => {
-    const sweeper = new OverdueDeliverySweeper(db, producer as unknown as QueueProducer, config({ WEBHOOK_OVERDUE_MS: '60000' }));
+    const sweeper = new OverdueDeliverySweeper(new WebhookDeliveryRepository(db), producer as unknown as QueueProducer, config({ WEBHOOK_OVERDUE_MS: '60000' }));
     const lost = await statusEvent(await newMessage(), 'delivered');
     const onTime = await statusEvent(await newMessage(), 'delivered');
     producer.jobs.length = 0; // Redis lost both jobs

@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { MessagingDataModule } from '@mp/messaging';
+import { OtpDataModule } from '@mp/otp';
+import { WebhooksDataModule } from '@mp/webhooks-data-access';
 import { CampaignEventRecorder } from './campaign-event-recorder.service';
 import { MessageEventRecorder } from './message-event-recorder.service';
 import { OtpEventRecorder } from './otp-event-recorder.service';
@@ -11,6 +14,7 @@ import { CampaignEventProcessor, MessageStatusProcessor, OtpEventProcessor, Webh
  * attempts, retries, dead letters; a sweeper re-enqueues deliveries whose job was lost.
  */
 @Module({
+  imports: [WebhooksDataModule, MessagingDataModule, OtpDataModule],
   providers: [
     MessageEventRecorder,
     OtpEventRecorder,

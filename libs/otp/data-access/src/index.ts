@@ -8,3 +8,4 @@ export * from './otp-text';
 export * from './otp-verifier';
 export * from './otp-lifecycle';
 export * from './otp-webhook-events';
+export * from './otp-data.module';

@@ -1,13 +1,16 @@
 import { AccountsService, ApplicationRepository } from '@mp/accounts';
 import { DEFAULT_APPLICATION_SETTINGS } from '@mp/accounts-domain';
+import { LedgerRepository } from '@mp/billing';
 import { DEFAULT_PRICES } from '@mp/billing-domain';
+import { MessageRepository } from '@mp/messaging';
 import { OTP_BLOCK, openText, parseTextKey } from '@mp/otp-domain';
+import { OutboxRepository } from '@mp/queue-runtime';
 import type { OutboxJob } from '@mp/queue-runtime';
 import { openTestDataSource } from '@mp/testing';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { OtpNotResendableError } from './otp-errors';
-import { recordOtpDelivered, recordOtpMessageFailed } from './otp-lifecycle';
+import { OtpLifecycle } from './otp-lifecycle';
 import { findOtpRecord, listOtpRecords } from './otp-management';
 import { OtpResender } from './otp-resender';
 import { OtpSender, type OtpSendCommand } from './otp-sender';
@@ -24,6 +27,7 @@ describe('OTP failures (PostgreSQL)', () => {
   let sender: OtpSender;
   let verifier: OtpVerifier;
   let resender: OtpResender;
+  let lifecycle: OtpLifecycle;
   let nextNumber = 612350000;
 
   async function company() {
@@ -66,9 +70,10 @@ describe('OTP failures (PostgreSQL)', () => {
   beforeAll(async () => {
     db = await openTestDataSource('otp-failure-test');
     accounts = new AccountsService(db, 'otp-pepper-'.padEnd(40, 'x'));
-    sender = new OtpSender(db, keys, { now });
-    verifier = new OtpVerifier(db, keys.hash, now);
-    resender = new OtpResender(db, keys, now);
+    sender = new OtpSender(db, new MessageRepository(db), new LedgerRepository(db), keys, { now });
+    verifier = new OtpVerifier(db, new OutboxRepository(db), keys.hash, { now });
+    lifecycle = new OtpLifecycle(db, new OutboxRepository(db));
+    resender = new OtpResender(db, new MessageRepository(db), new LedgerRepository(db), keys, { now });
   });
   afterAll(() => db.destroy());
 
@@ -79,7 +84,7 @@ describe('OTP failures (PostgreSQL)', () => {
     await settle(messageId, 'undelivered', '001');
     later(2_000);
 
-    const { outbox } = await recordOtpMessageFailed(db, messageId, 'undelivered', clock);
+    const { outbox } = await lifecycle.messageFailed(messageId, 'undelivered', clock);
     expect(failedEvents(outbox.jobs)).toEqual([
       {
         jobId: `otp-evt-${sent.verificationId}-otp.failed-${messageId}`,
@@ -102,7 +107,7 @@ describe('OTP failures (PostgreSQL)', () => {
       { event: 'failed', detail: { message_id: messageId, reason: 'undelivered', error_code: '001' } },
     ]);
 
-    expect((await recordOtpMessageFailed(db, messageId, 'undelivered', clock)).outbox.jobs).toEqual([]);
+    expect((await lifecycle.messageFailed(messageId, 'undelivered', clock)).outbox.jobs).toEqual([]);
     expect(await verifier.verify(c.companyId, { verificationId: sent.verificationId }, await codeOf(sent.verificationId))).toEqual({
       outcome: 'failed',
       verificationId: sent.verificationId,
@@ -120,7 +125,7 @@ describe('OTP failures (PostgreSQL)', () => {
     const sent = await sender.send(command(c), DEFAULT_PRICES);
     const messageId = await currentMessage(sent.verificationId);
     await settle(messageId, status, null);
-    expect((await recordOtpMessageFailed(db, messageId, status, clock)).outbox.jobs.map((job) => job.data)).toEqual([
+    expect((await lifecycle.messageFailed(messageId, status, clock)).outbox.jobs.map((job) => job.data)).toEqual([
       expect.objectContaining({ type: 'otp.failed', failure: { reason, errorCode: null } }),
     ]);
     expect(await findOtpRecord(db, c.companyId, sent.verificationId, clock)).toMatchObject({ status: 'failed', failureReason: reason, errorCode: null });
@@ -129,14 +134,14 @@ describe('OTP failures (PostgreSQL)', () => {
   it('leaves alone an OTP whose message was delivered, one already expired, and one verified', async () => {
     const c = await company();
     const delivered = await sender.send(command(c), DEFAULT_PRICES);
-    expect((await recordOtpMessageFailed(db, await currentMessage(delivered.verificationId), 'delivered', clock)).outbox.jobs).toEqual([]);
+    expect((await lifecycle.messageFailed(await currentMessage(delivered.verificationId), 'delivered', clock)).outbox.jobs).toEqual([]);
 
     const verified = await sender.send(command(c), DEFAULT_PRICES);
     await verifier.verify(c.companyId, { verificationId: verified.verificationId }, await codeOf(verified.verificationId));
-    expect((await recordOtpMessageFailed(db, await currentMessage(verified.verificationId), 'undelivered', clock)).outbox.jobs).toEqual([]);
+    expect((await lifecycle.messageFailed(await currentMessage(verified.verificationId), 'undelivered', clock)).outbox.jobs).toEqual([]);
 
     const lapsed = await sender.send(command(c), DEFAULT_PRICES);
-    expect((await recordOtpMessageFailed(db, await currentMessage(lapsed.verificationId), 'undelivered', new Date(clock.getTime() + 11 * 60_000))).outbox.jobs).toEqual(
+    expect((await lifecycle.messageFailed(await currentMessage(lapsed.verificationId), 'undelivered', new Date(clock.getTime() + 11 * 60_000))).outbox.jobs).toEqual(
       [],
     );
     for (const otp of [delivered, verified, lapsed]) {
@@ -149,7 +154,7 @@ describe('OTP failures (PostgreSQL)', () => {
     const sent = await sender.send(command(c), DEFAULT_PRICES);
     const first = await currentMessage(sent.verificationId);
     await settle(first, 'undelivered', '001');
-    await recordOtpMessageFailed(db, first, 'undelivered', clock);
+    await lifecycle.messageFailed(first, 'undelivered', clock);
     later(31_000);
 
     const resent = await resender.resend(c.companyId, { verificationId: sent.verificationId }, DEFAULT_PRICES);
@@ -158,14 +163,14 @@ describe('OTP failures (PostgreSQL)', () => {
     const second = await currentMessage(sent.verificationId);
     expect(second).not.toBe(first);
     // A late report about the first message does not fail the resent OTP.
-    expect((await recordOtpMessageFailed(db, first, 'rejected', clock)).outbox.jobs).toEqual([]);
-    expect((await recordOtpDelivered(db, second, clock)).outbox.jobs).toHaveLength(1);
+    expect((await lifecycle.messageFailed(first, 'rejected', clock)).outbox.jobs).toEqual([]);
+    expect((await lifecycle.delivered(second, clock)).outbox.jobs).toHaveLength(1);
     expect(await verifier.verify(c.companyId, { verificationId: sent.verificationId }, await codeOf(sent.verificationId))).toMatchObject({ outcome: 'verified' });
   });
 
   it('fails an OTP on its third wrong code with the reason too_many_attempts and its otp.failed event; it cannot be resent', async () => {
     const handed: OutboxJob[] = [];
-    const withEvents = new OtpVerifier(db, keys.hash, now, async (outbox) => handed.push(...outbox.jobs));
+    const withEvents = new OtpVerifier(db, new OutboxRepository(db), keys.hash, { now, onEvents: async (outbox) => handed.push(...outbox.jobs) });
     const c = await company();
     const sent = await sender.send(command(c), DEFAULT_PRICES);
     for (let i = 0; i < 3; i++) await withEvents.verify(c.companyId, { verificationId: sent.verificationId }, 'nope');

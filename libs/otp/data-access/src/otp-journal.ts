@@ -1,5 +1,5 @@
 import type { OtpAttemptOutcome, OtpLogEvent } from '@mp/otp-domain';
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 
 export interface OtpSubject {
   otpId: string | null;
@@ -28,4 +28,13 @@ export async function recordOtpAttempt(manager: EntityManager, subject: OtpSubje
     `INSERT INTO otp_attempts (otp_id, company_id, application_id, recipient, outcome, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
     [subject.otpId, subject.companyId, subject.applicationId, subject.recipient, outcome, at],
   );
+}
+
+/** recordOtpEvent in a statement of its own (the gateway's fraud guard records its refusals so), for injection. */
+export class OtpJournal {
+  constructor(private readonly db: DataSource) {}
+
+  recordEvent(subject: OtpSubject, event: OtpLogEvent | 'refused', at: Date, detail: Record<string, unknown> = {}): Promise<void> {
+    return recordOtpEvent(this.db.manager, subject, event, at, detail);
+  }
 }

@@ -1,7 +1,8 @@
 import { resolveApplicationSettings, type ApplicationSettings } from '@mp/accounts-domain';
+import type { LedgerRepository } from '@mp/billing';
 import { formatMoney, type PriceRule } from '@mp/billing-domain';
 import { checkResend, expiresAt, generateOtpCode, hashOtpCode, resendableAfterFailure, type OtpChannel, type OtpFailureReason } from '@mp/otp-domain';
-import { MessageRepository } from '@mp/messaging';
+import type { MessageRepository } from '@mp/messaging';
 import type { DataSource, EntityManager } from 'typeorm';
 import { chargeOtp } from './otp-charge';
 import { OtpNotFoundError, OtpNotResendableError, OtpResendRefusedError } from './otp-errors';
@@ -31,6 +32,12 @@ interface ResendRow {
   expiry_minutes: number;
 }
 
+export interface OtpResenderOptions {
+  now?: () => Date;
+  /** Called after commit with the outbox rows of the new message's job, to enqueue them (the sweeper covers a failure). */
+  onCommitted?: OnOtpCommitted;
+}
+
 /**
  * Sends an OTP again with a new code under the same verification id: the old code stops working,
  * the validity restarts, and it is charged like a send. Refused within 30 s of the last send, after
@@ -39,12 +46,19 @@ interface ResendRow {
  * (it is pending again, its failure cleared); not one verified, cancelled, or failed on wrong codes.
  */
 export class OtpResender {
+  private readonly now: () => Date;
+  private readonly onCommitted: OnOtpCommitted;
+
   constructor(
     private readonly db: DataSource,
+    private readonly messages: MessageRepository,
+    private readonly ledger: LedgerRepository,
     private readonly keys: OtpKeys,
-    private readonly now: () => Date = () => new Date(),
-    private readonly onCommitted: OnOtpCommitted = async () => undefined,
-  ) {}
+    options: OtpResenderOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.onCommitted = options.onCommitted ?? (async () => undefined);
+  }
 
   async resend(companyId: string, target: OtpTarget, prices: readonly PriceRule[]): Promise<OtpSent> {
     const { sent, outbox } = await this.write(companyId, target, prices);
@@ -83,7 +97,7 @@ export class OtpResender {
         this.keys.text,
       );
       const jobs = [otpDeliveryJob(otp.channel, message.id, now)];
-      const ids = await new MessageRepository(this.db).insertWithJobs(manager, [message], jobs);
+      const ids = await this.messages.insertWithJobs(manager, [message], jobs);
       await manager.query(
         `UPDATE otps SET code_hash = $2, expires_at = $3, status = 'pending', failure_reason = NULL, error_code = NULL, resends = resends + 1,
            last_sent_at = $4, message_id = $5, cost = cost + $6::numeric, updated_at = $4
@@ -94,7 +108,7 @@ export class OtpResender {
       await recordOtpEvent(manager, subject, 'resent', now, { resend: otp.resends + 1 });
       // The balance row last: every send of the company waits for it, so it is held only for this
       // statement and the commit (an unaffordable send rolls everything above back).
-      const balance = await chargeOtp(this.db, manager, companyId, message.cost, `otp:${otp.id}:resend:${otp.resends + 1}`);
+      const balance = await chargeOtp(this.ledger, manager, companyId, message.cost, `otp:${otp.id}:resend:${otp.resends + 1}`);
       const sent: OtpSent = { verificationId: otp.id, recipient: otp.recipient, channel: otp.channel, expiresAt: expiry, cost: message.cost, balance };
       return { sent, outbox: { ids, jobs } };
     });

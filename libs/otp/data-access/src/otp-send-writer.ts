@@ -67,7 +67,12 @@ export interface WrittenOtps {
  * charging statement fails and the transaction writes nothing; the group is then written again
  * with the balances locked first, each send charged or refused in turn.
  */
-export async function writeOtpSends(db: DataSource, sends: readonly PreparedOtp[]): Promise<WrittenOtps> {
+export async function writeOtpSends(
+  db: DataSource,
+  messages: MessageRepository,
+  ledger: LedgerRepository,
+  sends: readonly PreparedOtp[],
+): Promise<WrittenOtps> {
   try {
     return await writeUnblockedAtOnce(db, sends).catch((error: unknown) => {
       if (hasRecentWrongCodes(error)) return writeAllCharged(db, sends);
@@ -75,7 +80,7 @@ export async function writeOtpSends(db: DataSource, sends: readonly PreparedOtp[
     });
   } catch (error) {
     if (!isUncoveredCharge(error)) throw error;
-    return db.transaction((manager) => writeChargeByCharge(db, manager, sends));
+    return db.transaction((manager) => writeChargeByCharge(manager, messages, ledger, sends));
   }
 }
 
@@ -144,7 +149,12 @@ async function writeAllCharged(db: DataSource, sends: readonly PreparedOtp[]): P
   });
 }
 
-async function writeChargeByCharge(db: DataSource, manager: EntityManager, sends: readonly PreparedOtp[]): Promise<WrittenOtps> {
+async function writeChargeByCharge(
+  manager: EntityManager,
+  messages: MessageRepository,
+  ledger: LedgerRepository,
+  sends: readonly PreparedOtp[],
+): Promise<WrittenOtps> {
   const { blocked, balances } = await lockAndRead(manager, sends);
   const open = sends.filter((send) => !blocked.has(send.id));
   const plan = planCharges(balances, open.map(chargeOf));
@@ -152,10 +162,9 @@ async function writeChargeByCharge(db: DataSource, manager: EntityManager, sends
   const decisions = new Map(open.map((send, i) => [send.id, plan.decisions[i]]));
   let outbox: WrittenOtps['outbox'] = { ids: [], jobs: [] };
   if (accepted.length > 0) {
-    const messages = new MessageRepository(db);
     outbox = (await insertOtps(accepted, async (rows, jobs, otpRows) => ({ outboxIds: await messages.insertWithJobs(manager, rows, jobs, otpRows) }))).outbox;
   }
-  await new LedgerRepository(db).writeCharges(
+  await ledger.writeCharges(
     manager,
     accepted.map((send) => ({ ...chargeOf(send), balanceAfter: balanceOf(decisions.get(send.id)) })),
     plan.balancesAfter,

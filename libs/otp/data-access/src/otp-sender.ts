@@ -1,6 +1,8 @@
 import type { ApplicationSettings } from '@mp/accounts-domain';
 import { GroupCommit, InFlight } from '@mp/batching';
+import type { LedgerRepository } from '@mp/billing';
 import type { Money, PriceRule } from '@mp/billing-domain';
+import type { MessageRepository } from '@mp/messaging';
 import { expiresAt, generateOtpCode, hashOtpCode, type OtpChannel } from '@mp/otp-domain';
 import { timeOrderedUuid } from '@mp/persistence';
 import type { OutboxJob } from '@mp/queue-runtime';
@@ -60,6 +62,8 @@ export class OtpSender {
 
   constructor(
     db: DataSource,
+    messages: MessageRepository,
+    ledger: LedgerRepository,
     private readonly keys: OtpKeys,
     options: OtpSenderOptions = {},
   ) {
@@ -67,7 +71,7 @@ export class OtpSender {
     const onCommitted = options.onCommitted;
     this.batcher = new GroupCommit(
       async (sends) => {
-        const written = await writeOtpSends(db, sends);
+        const written = await writeOtpSends(db, messages, ledger, sends);
         // Not awaited: the answer does not wait for Redis (the outbox already holds the jobs).
         if (onCommitted && written.outbox.jobs.length > 0) this.relays.track(onCommitted(written.outbox));
         return written.outcomes;

@@ -1,10 +1,10 @@
 import { DEFAULT_OTP_TEMPLATE } from '@mp/otp-domain';
-import type { DataSource } from 'typeorm';
+import type { TemplateRepository } from '@mp/accounts';
 import { OtpTemplateError } from './otp-errors';
 import { otpTemplateText } from './otp-text';
 
 // Only a template id reads the database (see accounts.integration-spec.ts and otp.e2e-spec.ts).
-const noDatabase = {} as DataSource;
+const noDatabase = {} as TemplateRepository;
 
 describe('otpTemplateText', () => {
   it('sends the default text in English, whatever language was asked for', async () => {

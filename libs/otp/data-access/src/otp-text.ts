@@ -1,6 +1,5 @@
-import { TemplateRepository } from '@mp/accounts';
+import type { TemplateRepository } from '@mp/accounts';
 import { DEFAULT_OTP_TEMPLATE, templateMentionsCode, type OtpChannel } from '@mp/otp-domain';
-import type { DataSource } from 'typeorm';
 import { OtpTemplateError } from './otp-errors';
 
 /** A template of the application by id, an inline template text, or none (the default text). */
@@ -17,7 +16,7 @@ const DEFAULT_TEMPLATE_LANG = 'en';
  * language used whatever the text.
  */
 export async function otpTemplateText(
-  db: DataSource,
+  templates: TemplateRepository,
   applicationId: string,
   choice: OtpTemplateChoice,
   lang: string,
@@ -25,7 +24,7 @@ export async function otpTemplateText(
 ): Promise<{ text: string; lang: string }> {
   let found = { text: DEFAULT_OTP_TEMPLATE, lang: DEFAULT_TEMPLATE_LANG };
   if (choice && 'id' in choice) {
-    const template = await new TemplateRepository(db).findText(applicationId, choice.id, lang);
+    const template = await templates.findText(applicationId, choice.id, lang);
     if (!template) throw new OtpTemplateError(`template ${choice.id} is not a template of this application`);
     found = template;
   } else if (choice) {

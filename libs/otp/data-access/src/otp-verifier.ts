@@ -1,5 +1,5 @@
 import { OTP_BLOCK, otpCodeMatches, retryAfterSeconds, type OtpFailureReason } from '@mp/otp-domain';
-import type { OutboxJob } from '@mp/queue-runtime';
+import type { OutboxJob, OutboxRepository } from '@mp/queue-runtime';
 import type { DataSource, EntityManager } from 'typeorm';
 import { recordOtpAttempt, recordOtpEvent, type OtpSubject } from './otp-journal';
 import { commitJobs, otpEventJob, type Committed } from './otp-lifecycle';
@@ -33,24 +33,35 @@ interface OtpRow {
 /** Called after commit with the outbox rows of the OTP's webhook events, to enqueue them. */
 export type OnOtpEvents = (outbox: Committed['outbox']) => Promise<unknown>;
 
+export interface OtpVerifierOptions {
+  now?: () => Date;
+  onEvents?: OnOtpEvents;
+}
+
 /**
  * Checks a code, once: the OTP row is locked, so of many concurrent correct verifications exactly
  * one succeeds; every attempt is recorded, and the third wrong code for a recipient within 30
  * minutes blocks it (and fails the OTP).
  */
 export class OtpVerifier {
+  private readonly now: () => Date;
+  private readonly onEvents: OnOtpEvents;
+
   constructor(
     private readonly db: DataSource,
+    private readonly outbox: OutboxRepository,
     private readonly hashKey: Buffer,
-    private readonly now: () => Date = () => new Date(),
-    private readonly onEvents: OnOtpEvents = async () => undefined,
-  ) {}
+    options: OtpVerifierOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.onEvents = options.onEvents ?? (async () => undefined);
+  }
 
   async verify(companyId: string, target: OtpTarget, code: string): Promise<VerifyOutcome> {
     const events: OutboxJob[] = [];
     const { outcome, outbox } = await this.db.transaction(async (manager) => {
       const result = await this.verifyLocked(manager, companyId, target, code, events);
-      return { outcome: result, outbox: (await commitJobs(this.db, manager, events)).outbox };
+      return { outcome: result, outbox: (await commitJobs(this.outbox, manager, events)).outbox };
     });
     if (outbox.jobs.length > 0) await this.onEvents(outbox);
     return outcome;

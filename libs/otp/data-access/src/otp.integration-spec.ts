@@ -2,12 +2,14 @@ import { AccountsService, ApplicationRepository } from '@mp/accounts';
 import { DEFAULT_APPLICATION_SETTINGS } from '@mp/accounts-domain';
 import { LedgerRepository } from '@mp/billing';
 import { DEFAULT_PRICES, parseMoney } from '@mp/billing-domain';
+import { MessageRepository } from '@mp/messaging';
 import { OTP_BLOCK, openText, parseTextKey } from '@mp/otp-domain';
+import { OutboxRepository } from '@mp/queue-runtime';
 import { eventually, openTestDataSource, statementsOf } from '@mp/testing';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { OtpBlockedError, OtpNotAffordableError, OtpNotResendableError, OtpResendRefusedError } from './otp-errors';
-import { expireDueOtps, recordOtpDelivered } from './otp-lifecycle';
+import { OtpLifecycle } from './otp-lifecycle';
 import { lockRecipient } from './otp-recipient-lock';
 import { OtpResender } from './otp-resender';
 import { OtpSender, type OtpSendCommand } from './otp-sender';
@@ -24,6 +26,7 @@ describe('OTP send and verify (PostgreSQL)', () => {
   let sender: OtpSender;
   let verifier: OtpVerifier;
   let resender: OtpResender;
+  let lifecycle: OtpLifecycle;
   let nextNumber = 612340000;
   const newNumber = () => `+33${nextNumber++}`;
 
@@ -69,9 +72,10 @@ describe('OTP send and verify (PostgreSQL)', () => {
   beforeAll(async () => {
     db = await openTestDataSource('otp-test');
     accounts = new AccountsService(db, 'otp-pepper-'.padEnd(40, 'x'));
-    sender = new OtpSender(db, keys, { now });
-    verifier = new OtpVerifier(db, keys.hash, now);
-    resender = new OtpResender(db, keys, now);
+    sender = new OtpSender(db, new MessageRepository(db), new LedgerRepository(db), keys, { now });
+    verifier = new OtpVerifier(db, new OutboxRepository(db), keys.hash, { now });
+    lifecycle = new OtpLifecycle(db, new OutboxRepository(db));
+    resender = new OtpResender(db, new MessageRepository(db), new LedgerRepository(db), keys, { now });
   });
   afterAll(() => db.destroy());
 
@@ -306,7 +310,7 @@ describe('OTP send and verify (PostgreSQL)', () => {
   describe('lifecycle events', () => {
     it('commits an otp.verified webhook event with a successful verification, handed over after commit', async () => {
       const handed: string[] = [];
-      const withEvents = new OtpVerifier(db, keys.hash, now, async (outbox) => handed.push(...outbox.jobs.map((job) => job.jobName)));
+      const withEvents = new OtpVerifier(db, new OutboxRepository(db), keys.hash, { now, onEvents: async (outbox) => handed.push(...outbox.jobs.map((job) => job.jobName)) });
       const c = await company();
       const sent = await sender.send(command(c), DEFAULT_PRICES);
       await withEvents.verify(c.companyId, { verificationId: sent.verificationId }, 'wrong');
@@ -321,15 +325,15 @@ describe('OTP send and verify (PostgreSQL)', () => {
       const c = await company();
       const sent = await sender.send(command(c, { expiryMinutes: 2 }), DEFAULT_PRICES);
       const [{ message_id: messageId }] = await db.query(`SELECT message_id FROM otps WHERE id = $1`, [sent.verificationId]);
-      expect((await recordOtpDelivered(db, messageId, clock)).outbox.jobs).toHaveLength(1);
-      expect((await recordOtpDelivered(db, messageId, clock)).outbox.jobs).toHaveLength(0);
+      expect((await lifecycle.delivered(messageId, clock)).outbox.jobs).toHaveLength(1);
+      expect((await lifecycle.delivered(messageId, clock)).outbox.jobs).toHaveLength(0);
       later(2 * 60_000);
-      const swept = await expireDueOtps(db, clock);
+      const swept = await lifecycle.expireDue(clock);
       expect(swept.expired).toBeGreaterThanOrEqual(1);
       expect(swept.outbox.jobs.map((job) => (job.data as { otpId: string }).otpId)).toContain(sent.verificationId);
       const events = await db.query(`SELECT event FROM otp_events WHERE otp_id = $1 ORDER BY id`, [sent.verificationId]);
       expect(events.map((e: { event: string }) => e.event)).toEqual(['sent', 'delivered', 'expired']);
-      expect((await expireDueOtps(db, clock)).outbox.jobs.map((job) => (job.data as { otpId: string }).otpId)).not.toContain(sent.verificationId);
+      expect((await lifecycle.expireDue(clock)).outbox.jobs.map((job) => (job.data as { otpId: string }).otpId)).not.toContain(sent.verificationId);
     });
   });
 

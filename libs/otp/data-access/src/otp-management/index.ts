@@ -4,3 +4,4 @@ export * from './otp-log-entries';
 export * from './otp-records';
 export * from './otp-report';
 export { isOtpId, type CreatedRange, type PageRequest, type Paged } from './sql-where';
+export * from './otp-management.store';

@@ -1,7 +1,10 @@
 import { AccountsService, ApplicationRepository } from '@mp/accounts';
 import { DEFAULT_APPLICATION_SETTINGS } from '@mp/accounts-domain';
+import { LedgerRepository } from '@mp/billing';
 import { DEFAULT_PRICES } from '@mp/billing-domain';
+import { MessageRepository } from '@mp/messaging';
 import { OTP_BLOCK, openText, parseTextKey } from '@mp/otp-domain';
+import { OutboxRepository } from '@mp/queue-runtime';
 import { openTestDataSource } from '@mp/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
@@ -75,8 +78,8 @@ describe('OTP management queries (PostgreSQL)', () => {
   beforeAll(async () => {
     db = await openTestDataSource('otp-management-test');
     accounts = new AccountsService(db, 'otp-pepper-'.padEnd(40, 'x'));
-    sender = new OtpSender(db, keys, { now });
-    verifier = new OtpVerifier(db, keys.hash, now);
+    sender = new OtpSender(db, new MessageRepository(db), new LedgerRepository(db), keys, { now });
+    verifier = new OtpVerifier(db, new OutboxRepository(db), keys.hash, { now });
     [a, b] = [await company(), await company()];
     at(0);
     verified = (await send(a.companyId, a.app1, r1)).verificationId;

@@ -1,7 +1,10 @@
 import { AccountsService, ApplicationRepository } from '@mp/accounts';
 import { DEFAULT_APPLICATION_SETTINGS } from '@mp/accounts-domain';
+import { LedgerRepository } from '@mp/billing';
 import { DEFAULT_PRICES, moneyToJson, parseMoney } from '@mp/billing-domain';
+import { MessageRepository } from '@mp/messaging';
 import { openText, parseTextKey } from '@mp/otp-domain';
+import { OutboxRepository } from '@mp/queue-runtime';
 import { openTestDataSource } from '@mp/testing';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
@@ -67,9 +70,9 @@ describe('OTP usage report (PostgreSQL)', () => {
   beforeAll(async () => {
     db = await openTestDataSource('otp-report-test');
     accounts = new AccountsService(db, 'otp-pepper-'.padEnd(40, 'x'));
-    sender = new OtpSender(db, keys, { now });
-    verifier = new OtpVerifier(db, keys.hash, now);
-    resender = new OtpResender(db, keys, now);
+    sender = new OtpSender(db, new MessageRepository(db), new LedgerRepository(db), keys, { now });
+    verifier = new OtpVerifier(db, new OutboxRepository(db), keys.hash, { now });
+    resender = new OtpResender(db, new MessageRepository(db), new LedgerRepository(db), keys, { now });
     c = await company();
     // 2026-11-20 (UTC): application 1 verifies 2 of 3 (the third expires); application 2 fails one.
     set('2026-11-20T23:30:00Z');
