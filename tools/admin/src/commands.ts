@@ -1,4 +1,4 @@
-import { AccountsService, CatalogService } from '@mp/accounts';
+import { AccountsService, accountsRepositories, ApplicationRepository, CatalogService, PriceRepository, TemplateRepository } from '@mp/accounts';
 import { parseAssignments } from '@mp/accounts-domain';
 import { runMigrations } from '@mp/persistence';
 import { ALL_QUEUES } from '@mp/queue-contracts';
@@ -18,8 +18,14 @@ export interface Command {
   run(args: readonly string[], context: AdminContext): Promise<unknown>;
 }
 
-const accounts = async (context: AdminContext) => new AccountsService(await context.database(), context.config.API_KEY_PEPPER);
-const catalog = async (context: AdminContext) => new CatalogService(await context.database());
+const accounts = async (context: AdminContext) => {
+  const db = await context.database();
+  return new AccountsService(db, accountsRepositories(db), context.config.API_KEY_PEPPER);
+};
+const catalog = async (context: AdminContext) => {
+  const db = await context.database();
+  return new CatalogService(new ApplicationRepository(db), new TemplateRepository(db), new PriceRepository(db));
+};
 
 /** Every command of the admin tool; each prints one JSON object. */
 export const COMMANDS: Record<string, Command> = {

@@ -2,7 +2,17 @@ import { hashApiSecret } from '@mp/auth';
 import { LedgerRepository } from '@mp/billing';
 import { openTestDataSource } from '@mp/testing';
 import type { DataSource } from 'typeorm';
-import { AccountsService, ApiKeyRepository, CatalogService, InvalidArgumentError, NotFoundError, TemplateRepository } from './index';
+import {
+  accountsRepositories,
+  AccountsService,
+  ApiKeyRepository,
+  ApplicationRepository,
+  CatalogService,
+  InvalidArgumentError,
+  NotFoundError,
+  PriceRepository,
+  TemplateRepository,
+} from './index';
 
 const PEPPER = 'integration-pepper-'.padEnd(40, 'x');
 
@@ -13,8 +23,8 @@ describe('accounts and catalog (PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await openTestDataSource();
-    accounts = new AccountsService(db, PEPPER);
-    catalog = new CatalogService(db);
+    accounts = new AccountsService(db, accountsRepositories(db), PEPPER);
+    catalog = new CatalogService(new ApplicationRepository(db), new TemplateRepository(db), new PriceRepository(db));
   });
   afterAll(() => db.destroy());
 

@@ -30,6 +30,19 @@ export interface CreatedCompany {
   webhook_secret: string;
 }
 
+/** The repositories AccountsService writes with. */
+export interface AccountsRepositories {
+  companies: CompanyRepository;
+  applications: ApplicationRepository;
+  keys: ApiKeyRepository;
+  ledger: LedgerRepository;
+}
+
+/** AccountsService's repositories on this data source, for a caller that wires it by hand (the admin tool, tests). */
+export function accountsRepositories(db: DataSource): AccountsRepositories {
+  return { companies: new CompanyRepository(db), applications: new ApplicationRepository(db), keys: new ApiKeyRepository(db), ledger: new LedgerRepository(db) };
+}
+
 /**
  * Operator-side account management: companies, applications, keys and top-ups. Used by the
  * admin tool now and by the dashboard later; never reachable through the public API.
@@ -42,12 +55,10 @@ export class AccountsService {
 
   constructor(
     private readonly db: DataSource,
+    repositories: AccountsRepositories,
     private readonly apiKeyPepper: string,
   ) {
-    this.companies = new CompanyRepository(db);
-    this.applications = new ApplicationRepository(db);
-    this.keys = new ApiKeyRepository(db);
-    this.ledger = new LedgerRepository(db);
+    ({ companies: this.companies, applications: this.applications, keys: this.keys, ledger: this.ledger } = repositories);
   }
 
   /** A company with its balance, a first application, an API key pair and a webhook secret. */

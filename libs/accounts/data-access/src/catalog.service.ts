@@ -1,5 +1,4 @@
 import { moneyToJson, parsePriceRule } from '@mp/billing-domain';
-import type { DataSource } from 'typeorm';
 import { ApplicationRepository } from './application.repository';
 import { InvalidArgumentError, NotFoundError } from './errors';
 import { PriceRepository } from './price.repository';
@@ -20,15 +19,11 @@ function templateText(input: { text: string; lang?: string }): { lang: string; t
 
 /** What messages are made from and charged at: templates per application, prices per route. */
 export class CatalogService {
-  private readonly applications: ApplicationRepository;
-  private readonly templates: TemplateRepository;
-  private readonly prices: PriceRepository;
-
-  constructor(db: DataSource) {
-    this.applications = new ApplicationRepository(db);
-    this.templates = new TemplateRepository(db);
-    this.prices = new PriceRepository(db);
-  }
+  constructor(
+    private readonly applications: ApplicationRepository,
+    private readonly templates: TemplateRepository,
+    private readonly prices: PriceRepository,
+  ) {}
 
   /** A new template of the application, with its text in one language (`en` unless given). */
   async createTemplate(input: { appid: string; text: string; lang?: string }): Promise<{ template_id: number; lang: string }> {

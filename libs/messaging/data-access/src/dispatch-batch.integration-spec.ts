@@ -1,4 +1,4 @@
-import { AccountsService } from '@mp/accounts';
+import { accountsRepositories, AccountsService } from '@mp/accounts';
 import { LedgerRepository } from '@mp/billing';
 import { DEFAULT_PRICES } from '@mp/billing-domain';
 import { OutboxRepository } from '@mp/queue-runtime';
@@ -25,7 +25,7 @@ describe('DispatchStore batches (PostgreSQL)', () => {
   beforeAll(async () => {
     db = await openTestDataSource();
     store = new DispatchStore(db, new OutboxRepository(db));
-    const accounts = new AccountsService(db, 'batch-pepper-'.padEnd(40, 'x'));
+    const accounts = new AccountsService(db, accountsRepositories(db), 'batch-pepper-'.padEnd(40, 'x'));
     const { company_id } = await accounts.createCompany({ name: 'Batch', balance: '100' });
     const acceptance = new SmsAcceptanceService(db, new MessageRepository(db), new LedgerRepository(db));
     send = async (body, count, webhookUrl = null) => {

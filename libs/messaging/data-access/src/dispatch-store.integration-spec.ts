@@ -1,4 +1,4 @@
-import { AccountsService } from '@mp/accounts';
+import { accountsRepositories, AccountsService } from '@mp/accounts';
 import { LedgerRepository } from '@mp/billing';
 import { DEFAULT_PRICES } from '@mp/billing-domain';
 import { OutboxRepository } from '@mp/queue-runtime';
@@ -19,7 +19,7 @@ describe('DispatchStore (PostgreSQL)', () => {
   beforeAll(async () => {
     db = await openTestDataSource();
     store = new DispatchStore(db, new OutboxRepository(db));
-    const accounts = new AccountsService(db, 'dispatch-pepper-'.padEnd(40, 'x'));
+    const accounts = new AccountsService(db, accountsRepositories(db), 'dispatch-pepper-'.padEnd(40, 'x'));
     const { company_id } = await accounts.createCompany({ name: 'Dispatch', balance: '10' });
     const acceptance = new SmsAcceptanceService(db, new MessageRepository(db), new LedgerRepository(db));
     send = async (body, options = {}) => {
@@ -212,7 +212,7 @@ describe('MessageRefundService (PostgreSQL)', () => {
   it('refunds the failed parts of a message once, however often it is asked', async () => {
     const db = await openTestDataSource();
     try {
-      const accounts = new AccountsService(db, 'refund-pepper-'.padEnd(40, 'x'));
+      const accounts = new AccountsService(db, accountsRepositories(db), 'refund-pepper-'.padEnd(40, 'x'));
       const { company_id } = await accounts.createCompany({ name: 'Refund', balance: '1' });
       const accepted = await new SmsAcceptanceService(db, new MessageRepository(db), new LedgerRepository(db)).accept(
         { companyId: company_id, sender: 'Acme', route: 'auto', body: 'z'.repeat(300), recipients: ['+33612345678'], reference: null, webhookUrl: null, scheduledAt: null },
@@ -238,7 +238,7 @@ describe('DispatchStore under a receipt racing its submit response (PostgreSQL)'
   it('applies every receipt, whichever of the two writers commits first', async () => {
     const db = await openTestDataSource();
     try {
-      const accounts = new AccountsService(db, 'race-pepper-'.padEnd(40, 'x'));
+      const accounts = new AccountsService(db, accountsRepositories(db), 'race-pepper-'.padEnd(40, 'x'));
       const { company_id } = await accounts.createCompany({ name: 'Race', balance: '10' });
       const acceptance = new SmsAcceptanceService(db, new MessageRepository(db), new LedgerRepository(db));
       const store = new DispatchStore(db, new OutboxRepository(db));

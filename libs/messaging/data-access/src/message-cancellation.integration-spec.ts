@@ -1,4 +1,4 @@
-import { AccountsService } from '@mp/accounts';
+import { accountsRepositories, AccountsService } from '@mp/accounts';
 import { LedgerRepository } from '@mp/billing';
 import { DEFAULT_PRICES } from '@mp/billing-domain';
 import { OutboxRepository } from '@mp/queue-runtime';
@@ -24,7 +24,7 @@ describe('MessageCancellationService (PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await openTestDataSource('message-cancellation-test');
-    ({ company_id: companyId } = await new AccountsService(db, 'cancel-pepper-'.padEnd(40, 'x')).createCompany({ name: 'Cancel', balance: '1' }));
+    ({ company_id: companyId } = await new AccountsService(db, accountsRepositories(db), 'cancel-pepper-'.padEnd(40, 'x')).createCompany({ name: 'Cancel', balance: '1' }));
     cancellation = new MessageCancellationService(db, new LedgerRepository(db));
   });
   afterAll(() => db.destroy());

@@ -1,4 +1,4 @@
-import { AccountsService } from '@mp/accounts';
+import { accountsRepositories, AccountsService } from '@mp/accounts';
 import { LedgerRepository, UnknownCompanyError } from '@mp/billing';
 import { DEFAULT_PRICES, parseMoney, type PriceRule } from '@mp/billing-domain';
 import type { OutboxJob } from '@mp/queue-runtime';
@@ -32,7 +32,7 @@ describe('SmsAcceptanceService (PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await openTestDataSource();
-    accounts = new AccountsService(db, 'acceptance-pepper-'.padEnd(40, 'x'));
+    accounts = new AccountsService(db, accountsRepositories(db), 'acceptance-pepper-'.padEnd(40, 'x'));
     service = new SmsAcceptanceService(db, new MessageRepository(db), new LedgerRepository(db), { onCommitted: async (outbox) => committed.push(outbox) });
   });
   afterAll(() => db.destroy());

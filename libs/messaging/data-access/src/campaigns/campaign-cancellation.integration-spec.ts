@@ -1,4 +1,4 @@
-import { AccountsService } from '@mp/accounts';
+import { accountsRepositories, AccountsService } from '@mp/accounts';
 import { LedgerRepository } from '@mp/billing';
 import { parseMoney, type PriceRule } from '@mp/billing-domain';
 import { parsePhoneNumber } from '@mp/messaging-domain';
@@ -46,7 +46,7 @@ describe('campaign cancellation (PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await openTestDataSource('campaign-cancel-test');
-    accounts = new AccountsService(db, 'campaign-cancel-pepper-'.padEnd(40, 'x'));
+    accounts = new AccountsService(db, accountsRepositories(db), 'campaign-cancel-pepper-'.padEnd(40, 'x'));
     acceptance = new CampaignAcceptanceService(db, new LedgerRepository(db), new OutboxRepository(db), (input) => parsePhoneNumber(input, { allowMissingPlus: true }));
     store = new CampaignBatchStore(db, new MessageRepository(db));
     cancellation = new CampaignCancellationService(db, new LedgerRepository(db));

@@ -1,4 +1,4 @@
-import { AccountsService } from '@mp/accounts';
+import { accountsRepositories, AccountsService } from '@mp/accounts';
 import { LedgerRepository } from '@mp/billing';
 import { parseMoney, type PriceRule } from '@mp/billing-domain';
 import { parsePhoneNumber } from '@mp/messaging-domain';
@@ -51,7 +51,7 @@ describe('campaign views (PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await openTestDataSource('campaign-views-test');
-    accounts = new AccountsService(db, 'campaign-views-pepper-'.padEnd(40, 'x'));
+    accounts = new AccountsService(db, accountsRepositories(db), 'campaign-views-pepper-'.padEnd(40, 'x'));
     acceptance = new CampaignAcceptanceService(db, new LedgerRepository(db), new OutboxRepository(db), (input) => parsePhoneNumber(input, { allowMissingPlus: true }));
     store = new CampaignBatchStore(db, new MessageRepository(db));
   });

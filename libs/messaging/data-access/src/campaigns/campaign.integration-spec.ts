@@ -1,4 +1,4 @@
-import { AccountsService } from '@mp/accounts';
+import { accountsRepositories, AccountsService } from '@mp/accounts';
 import { LedgerRepository } from '@mp/billing';
 import { DEFAULT_PRICES, parseMoney } from '@mp/billing-domain';
 import { parsePhoneNumber } from '@mp/messaging-domain';
@@ -34,7 +34,7 @@ describe('campaigns (PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await openTestDataSource('campaign-test');
-    accounts = new AccountsService(db, 'campaign-pepper-'.padEnd(40, 'x'));
+    accounts = new AccountsService(db, accountsRepositories(db), 'campaign-pepper-'.padEnd(40, 'x'));
     service = new CampaignAcceptanceService(db, new LedgerRepository(db), new OutboxRepository(db), validate, {
       onCommitted: async (outbox) => committed.push(outbox.jobs),
     });

@@ -1,4 +1,4 @@
-import { AccountsService, ApplicationRepository } from '@mp/accounts';
+import { accountsRepositories, AccountsService, ApplicationRepository } from '@mp/accounts';
 import { DEFAULT_APPLICATION_SETTINGS } from '@mp/accounts-domain';
 import { LedgerRepository } from '@mp/billing';
 import { DEFAULT_PRICES } from '@mp/billing-domain';
@@ -77,7 +77,7 @@ describe('OTP management queries (PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await openTestDataSource('otp-management-test');
-    accounts = new AccountsService(db, 'otp-pepper-'.padEnd(40, 'x'));
+    accounts = new AccountsService(db, accountsRepositories(db), 'otp-pepper-'.padEnd(40, 'x'));
     sender = new OtpSender(db, new MessageRepository(db), new LedgerRepository(db), keys, { now });
     verifier = new OtpVerifier(db, new OutboxRepository(db), keys.hash, { now });
     [a, b] = [await company(), await company()];
