@@ -5,7 +5,7 @@ import type { PriceBook } from '../pricing/price-book.service';
 import { refusal } from '../testing/api-refusal';
 import { SmsEstimateService } from './sms-estimate.service';
 
-const estimator = (rules: PriceRule[] = DEFAULT_PRICES) => new SmsEstimateService({ rules: async () => rules } as unknown as PriceBook, new GatewayEnv());
+const estimator = (rules: readonly PriceRule[] = DEFAULT_PRICES) => new SmsEstimateService({ rules: async () => rules } as unknown as PriceBook, new GatewayEnv());
 
 describe('SmsEstimateService', () => {
   it('prices each valid recipient by its parts, lists the invalid ones, and sends nothing', async () => {
