@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { ACCOUNTS_ENTITIES } from '@mp/accounts';
 import { AppConfigModule } from '@mp/app-runtime';
 import { HealthModule } from '@mp/health';
 import { DatabaseModule } from '@mp/persistence';
@@ -21,7 +22,7 @@ export class GatewayModule {
       module: GatewayModule,
       imports: [
         AppConfigModule.forRoot(config),
-        DatabaseModule.forRoot({ url: config.DATABASE_URL, applicationName: APP_NAME, poolSize: config.DATABASE_POOL_SIZE }),
+        DatabaseModule.forRoot({ url: config.DATABASE_URL, applicationName: APP_NAME, poolSize: config.DATABASE_POOL_SIZE, entities: ACCOUNTS_ENTITIES }),
         QueueModule.forRoot({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, appName: APP_NAME, consume: [] }),
         HealthModule,
         AuthModule,

@@ -1,5 +1,4 @@
 import { DataSource } from 'typeorm';
-import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
 export interface DataSourceOptions {
@@ -15,13 +14,18 @@ export interface DataSourceOptions {
    * dispatcher's load statement spent three times as long being planned as running.
    */
   genericPlans?: boolean;
+  /**
+   * The TypeORM entities its repositories use, given by the libs that own their tables (the
+   * accounts lib's ACCOUNTS_ENTITIES); none for a data source that only runs SQL.
+   */
+  entities?: readonly (new () => object)[];
 }
 
-export function createDataSource({ url, applicationName, poolSize = 10, genericPlans = false }: DataSourceOptions): DataSource {
+export function createDataSource({ url, applicationName, poolSize = 10, genericPlans = false, entities = [] }: DataSourceOptions): DataSource {
   return new DataSource({
     type: 'postgres',
     url,
-    entities: ENTITIES,
+    entities: [...entities],
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',
     migrationsTransactionMode: 'each',

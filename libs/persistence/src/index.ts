@@ -1,4 +1,3 @@
-export * from './entities';
 export * from './migrations';
 export * from './data-source';
 export * from './database.module';

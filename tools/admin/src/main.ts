@@ -3,6 +3,7 @@
  * Prints exactly one JSON object on one line on stdout; logs and errors go to stderr.
  * Exit codes: 0 done, 1 refused (bad value, unknown id), 2 bad command line, 3 failed.
  */
+import { ACCOUNTS_ENTITIES } from '@mp/accounts';
 import { ConfigError, loadConfig } from '@mp/config';
 import { createDataSource } from '@mp/persistence';
 import type { DataSource } from 'typeorm';
@@ -25,7 +26,7 @@ async function main(argv: string[]): Promise<number> {
     const context: AdminContext = {
       config,
       database: async () => {
-        dataSource ??= await createDataSource({ url: config.DATABASE_URL, applicationName: 'admin', poolSize: 2 }).initialize();
+        dataSource ??= await createDataSource({ url: config.DATABASE_URL, applicationName: 'admin', poolSize: 2, entities: ACCOUNTS_ENTITIES }).initialize();
         return dataSource;
       },
     };

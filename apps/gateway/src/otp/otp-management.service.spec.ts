@@ -1,6 +1,5 @@
-import type { ApplicationRepository } from '@mp/accounts';
+import type { ApplicationEntity, ApplicationRepository } from '@mp/accounts';
 import type { OtpManagementStore, OtpRecord } from '@mp/otp';
-import type { ApplicationEntity } from '@mp/persistence';
 import { refusal } from '../testing/api-refusal';
 import { OtpManagementService } from './otp-management.service';
 import type { OtpRateLimiter } from './otp-rate-limiter.service';

@@ -1,4 +1,4 @@
-import type { ApplicationRepository, TemplateRepository } from '@mp/accounts';
+import type { ApplicationEntity, ApplicationRepository, TemplateRepository } from '@mp/accounts';
 import { DEFAULT_PRICES } from '@mp/billing-domain';
 import {
   OtpBlockedError,
@@ -11,7 +11,6 @@ import {
   type VerifyOutcome,
 } from '@mp/otp';
 import { DEFAULT_OTP_TEMPLATE } from '@mp/otp-domain';
-import type { ApplicationEntity } from '@mp/persistence';
 import type { WindowTake } from '@mp/rate-limit';
 import type { PriceBook } from '../pricing/price-book.service';
 import { refusal } from '../testing/api-refusal';

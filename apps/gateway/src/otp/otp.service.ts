@@ -1,5 +1,5 @@
 import { HttpStatus, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { ApplicationRepository, TemplateRepository } from '@mp/accounts';
+import { ApplicationRepository, TemplateRepository, type ApplicationEntity } from '@mp/accounts';
 import { resolveApplicationSettings } from '@mp/accounts-domain';
 import { moneyToJson } from '@mp/billing-domain';
 import { ApiError } from '@mp/http-kit';
@@ -20,7 +20,6 @@ import {
   type OtpTarget,
   type VerifyOutcome,
 } from '@mp/otp';
-import type { ApplicationEntity } from '@mp/persistence';
 import type { WindowTake } from '@mp/rate-limit';
 import { LoadingCache } from '../common/loading-cache';
 import { PriceBook } from '../pricing/price-book.service';

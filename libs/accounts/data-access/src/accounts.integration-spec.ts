@@ -12,6 +12,7 @@ import {
   NotFoundError,
   PriceRepository,
   TemplateRepository,
+  ACCOUNTS_ENTITIES,
 } from './index';
 
 const PEPPER = 'integration-pepper-'.padEnd(40, 'x');
@@ -22,7 +23,7 @@ describe('accounts and catalog (PostgreSQL)', () => {
   let catalog: CatalogService;
 
   beforeAll(async () => {
-    db = await openTestDataSource();
+    db = await openTestDataSource('test', ACCOUNTS_ENTITIES);
     accounts = new AccountsService(db, accountsRepositories(db), PEPPER);
     catalog = new CatalogService(new ApplicationRepository(db), new TemplateRepository(db), new PriceRepository(db));
   });

@@ -1,5 +1,5 @@
 import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { ApiKeyEntity } from '@mp/persistence';
+import { ApiKeyEntity } from './entities';
 
 export interface ActiveApiKey {
   id: string;

@@ -1,6 +1,6 @@
 import type { ApplicationSettings } from '@mp/accounts-domain';
 import { DataSource, EntityManager } from 'typeorm';
-import { ApplicationEntity } from '@mp/persistence';
+import { ApplicationEntity } from './entities';
 
 export class ApplicationRepository {
   constructor(private readonly db: DataSource) {}

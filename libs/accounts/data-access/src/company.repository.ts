@@ -1,6 +1,6 @@
 import type { CompanySettings } from '@mp/accounts-domain';
 import { DataSource, EntityManager } from 'typeorm';
-import { CompanyEntity } from '@mp/persistence';
+import { CompanyEntity } from './entities';
 
 export class CompanyRepository {
   constructor(private readonly db: DataSource) {}

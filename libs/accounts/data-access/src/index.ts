@@ -1,4 +1,5 @@
 export * from './errors';
+export * from './entities';
 export * from './api-key.repository';
 export * from './application.repository';
 export * from './company.repository';

@@ -1,6 +1,6 @@
 import type { PriceRule } from '@mp/billing-domain';
 import { DataSource } from 'typeorm';
-import { PriceEntity } from '@mp/persistence';
+import { PriceEntity } from './entities';
 
 export class PriceRepository {
   constructor(private readonly db: DataSource) {}

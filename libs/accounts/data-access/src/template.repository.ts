@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { TemplateEntity } from '@mp/persistence';
+import { TemplateEntity } from './entities';
 
 /**
  * Templates of applications. A template is one id with a text per language: the row the id names

@@ -1,7 +1,11 @@
 import { balancesAfterEach, formatMoney, Money, parseMoney, totalsByCompany } from '@mp/billing-domain';
 import { QueryFailedError } from 'typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { empty, join, queryPrepared, raw, sql, unnest, type LedgerKind, type Sql } from '@mp/persistence';
+import { empty, join, queryPrepared, raw, sql, unnest, type Sql } from '@mp/persistence';
+
+/** Why a ledger entry moved a balance; `(company, kind, reference)` is unique, so an operation with a reference happens once. */
+export const LEDGER_KINDS = ['topup', 'charge', 'refund', 'adjustment'] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 export class InsufficientBalanceError extends Error {
   constructor(readonly balance: Money) {

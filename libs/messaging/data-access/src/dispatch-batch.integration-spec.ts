@@ -1,4 +1,4 @@
-import { accountsRepositories, AccountsService } from '@mp/accounts';
+import { accountsRepositories, AccountsService, ACCOUNTS_ENTITIES } from '@mp/accounts';
 import { LedgerRepository } from '@mp/billing';
 import { DEFAULT_PRICES } from '@mp/billing-domain';
 import { OutboxRepository } from '@mp/queue-runtime';
@@ -23,7 +23,7 @@ describe('DispatchStore batches (PostgreSQL)', () => {
   let recipient = 0;
 
   beforeAll(async () => {
-    db = await openTestDataSource();
+    db = await openTestDataSource('test', ACCOUNTS_ENTITIES);
     store = new DispatchStore(db, new OutboxRepository(db));
     const accounts = new AccountsService(db, accountsRepositories(db), 'batch-pepper-'.padEnd(40, 'x'));
     const { company_id } = await accounts.createCompany({ name: 'Batch', balance: '100' });
@@ -221,7 +221,7 @@ describe('DispatchStore batches (PostgreSQL)', () => {
   });
 
   it('never deadlocks nor settles twice with submits and receipts of the same messages racing', async () => {
-    const otherDb = await openTestDataSource('dispatch-batch-other'); // as a second dispatcher process
+    const otherDb = await openTestDataSource('dispatch-batch-other', ACCOUNTS_ENTITIES); // as a second dispatcher process
     const other = new DispatchStore(otherDb, new OutboxRepository(otherDb));
     try {
       for (let round = 0; round < 20; round++) {

@@ -1,4 +1,4 @@
-import { accountsRepositories, AccountsService } from '@mp/accounts';
+import { accountsRepositories, AccountsService, ACCOUNTS_ENTITIES } from '@mp/accounts';
 import { LedgerRepository } from '@mp/billing';
 import { DEFAULT_PRICES } from '@mp/billing-domain';
 import { OutboxRepository } from '@mp/queue-runtime';
@@ -17,7 +17,7 @@ describe('DispatchStore (PostgreSQL)', () => {
   let send: (body: string, options?: { scheduledAt?: Date; webhookUrl?: string }) => Promise<string>;
 
   beforeAll(async () => {
-    db = await openTestDataSource();
+    db = await openTestDataSource('test', ACCOUNTS_ENTITIES);
     store = new DispatchStore(db, new OutboxRepository(db));
     const accounts = new AccountsService(db, accountsRepositories(db), 'dispatch-pepper-'.padEnd(40, 'x'));
     const { company_id } = await accounts.createCompany({ name: 'Dispatch', balance: '10' });
@@ -210,7 +210,7 @@ describe('DispatchStore (PostgreSQL)', () => {
 
 describe('MessageRefundService (PostgreSQL)', () => {
   it('refunds the failed parts of a message once, however often it is asked', async () => {
-    const db = await openTestDataSource();
+    const db = await openTestDataSource('test', ACCOUNTS_ENTITIES);
     try {
       const accounts = new AccountsService(db, accountsRepositories(db), 'refund-pepper-'.padEnd(40, 'x'));
       const { company_id } = await accounts.createCompany({ name: 'Refund', balance: '1' });
@@ -236,7 +236,7 @@ describe('MessageRefundService (PostgreSQL)', () => {
 
 describe('DispatchStore under a receipt racing its submit response (PostgreSQL)', () => {
   it('applies every receipt, whichever of the two writers commits first', async () => {
-    const db = await openTestDataSource();
+    const db = await openTestDataSource('test', ACCOUNTS_ENTITIES);
     try {
       const accounts = new AccountsService(db, accountsRepositories(db), 'race-pepper-'.padEnd(40, 'x'));
       const { company_id } = await accounts.createCompany({ name: 'Race', balance: '10' });

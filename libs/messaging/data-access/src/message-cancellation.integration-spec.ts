@@ -1,4 +1,4 @@
-import { accountsRepositories, AccountsService } from '@mp/accounts';
+import { accountsRepositories, AccountsService, ACCOUNTS_ENTITIES } from '@mp/accounts';
 import { LedgerRepository } from '@mp/billing';
 import { DEFAULT_PRICES } from '@mp/billing-domain';
 import { OutboxRepository } from '@mp/queue-runtime';
@@ -23,7 +23,7 @@ describe('MessageCancellationService (PostgreSQL)', () => {
   };
 
   beforeAll(async () => {
-    db = await openTestDataSource('message-cancellation-test');
+    db = await openTestDataSource('message-cancellation-test', ACCOUNTS_ENTITIES);
     ({ company_id: companyId } = await new AccountsService(db, accountsRepositories(db), 'cancel-pepper-'.padEnd(40, 'x')).createCompany({ name: 'Cancel', balance: '1' }));
     cancellation = new MessageCancellationService(db, new LedgerRepository(db));
   });

@@ -1,4 +1,4 @@
-import { accountsRepositories, AccountsService } from '@mp/accounts';
+import { accountsRepositories, AccountsService, ACCOUNTS_ENTITIES } from '@mp/accounts';
 import { LedgerRepository, UnknownCompanyError } from '@mp/billing';
 import { DEFAULT_PRICES, parseMoney, type PriceRule } from '@mp/billing-domain';
 import type { OutboxJob } from '@mp/queue-runtime';
@@ -31,7 +31,7 @@ describe('SmsAcceptanceService (PostgreSQL)', () => {
   });
 
   beforeAll(async () => {
-    db = await openTestDataSource();
+    db = await openTestDataSource('test', ACCOUNTS_ENTITIES);
     accounts = new AccountsService(db, accountsRepositories(db), 'acceptance-pepper-'.padEnd(40, 'x'));
     service = new SmsAcceptanceService(db, new MessageRepository(db), new LedgerRepository(db), { onCommitted: async (outbox) => committed.push(outbox) });
   });

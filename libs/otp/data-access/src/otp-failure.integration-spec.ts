@@ -1,4 +1,4 @@
-import { accountsRepositories, AccountsService, ApplicationRepository } from '@mp/accounts';
+import { accountsRepositories, AccountsService, ApplicationRepository, ACCOUNTS_ENTITIES } from '@mp/accounts';
 import { DEFAULT_APPLICATION_SETTINGS } from '@mp/accounts-domain';
 import { LedgerRepository } from '@mp/billing';
 import { DEFAULT_PRICES } from '@mp/billing-domain';
@@ -68,7 +68,7 @@ describe('OTP failures (PostgreSQL)', () => {
   const failedEvents = (jobs: OutboxJob[]) => jobs.map((job) => ({ jobId: job.jobId, data: job.data }));
 
   beforeAll(async () => {
-    db = await openTestDataSource('otp-failure-test');
+    db = await openTestDataSource('otp-failure-test', ACCOUNTS_ENTITIES);
     accounts = new AccountsService(db, accountsRepositories(db), 'otp-pepper-'.padEnd(40, 'x'));
     sender = new OtpSender(db, new MessageRepository(db), new LedgerRepository(db), keys, { now });
     verifier = new OtpVerifier(db, new OutboxRepository(db), keys.hash, { now });

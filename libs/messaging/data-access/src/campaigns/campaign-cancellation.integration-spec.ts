@@ -1,4 +1,4 @@
-import { accountsRepositories, AccountsService } from '@mp/accounts';
+import { accountsRepositories, AccountsService, ACCOUNTS_ENTITIES } from '@mp/accounts';
 import { LedgerRepository } from '@mp/billing';
 import { parseMoney, type PriceRule } from '@mp/billing-domain';
 import { parsePhoneNumber } from '@mp/messaging-domain';
@@ -45,7 +45,7 @@ describe('campaign cancellation (PostgreSQL)', () => {
     (await db.query(`SELECT status, refunded, cancelled_at FROM campaigns WHERE id = $1`, [id]))[0] as { status: string; refunded: string; cancelled_at: Date | null };
 
   beforeAll(async () => {
-    db = await openTestDataSource('campaign-cancel-test');
+    db = await openTestDataSource('campaign-cancel-test', ACCOUNTS_ENTITIES);
     accounts = new AccountsService(db, accountsRepositories(db), 'campaign-cancel-pepper-'.padEnd(40, 'x'));
     acceptance = new CampaignAcceptanceService(db, new LedgerRepository(db), new OutboxRepository(db), (input) => parsePhoneNumber(input, { allowMissingPlus: true }));
     store = new CampaignBatchStore(db, new MessageRepository(db));

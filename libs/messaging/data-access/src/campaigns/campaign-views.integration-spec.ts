@@ -1,4 +1,4 @@
-import { accountsRepositories, AccountsService } from '@mp/accounts';
+import { accountsRepositories, AccountsService, ACCOUNTS_ENTITIES } from '@mp/accounts';
 import { LedgerRepository } from '@mp/billing';
 import { parseMoney, type PriceRule } from '@mp/billing-domain';
 import { parsePhoneNumber } from '@mp/messaging-domain';
@@ -50,7 +50,7 @@ describe('campaign views (PostgreSQL)', () => {
   const expectAddsUp = (view: CampaignView | null) => expect(Object.values(view?.summary ?? {}).reduce((a, b) => a + b, 0)).toBe(view?.successful);
 
   beforeAll(async () => {
-    db = await openTestDataSource('campaign-views-test');
+    db = await openTestDataSource('campaign-views-test', ACCOUNTS_ENTITIES);
     accounts = new AccountsService(db, accountsRepositories(db), 'campaign-views-pepper-'.padEnd(40, 'x'));
     acceptance = new CampaignAcceptanceService(db, new LedgerRepository(db), new OutboxRepository(db), (input) => parsePhoneNumber(input, { allowMissingPlus: true }));
     store = new CampaignBatchStore(db, new MessageRepository(db));

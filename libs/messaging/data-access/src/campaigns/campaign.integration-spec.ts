@@ -1,4 +1,4 @@
-import { accountsRepositories, AccountsService } from '@mp/accounts';
+import { accountsRepositories, AccountsService, ACCOUNTS_ENTITIES } from '@mp/accounts';
 import { LedgerRepository } from '@mp/billing';
 import { DEFAULT_PRICES, parseMoney } from '@mp/billing-domain';
 import { parsePhoneNumber } from '@mp/messaging-domain';
@@ -33,7 +33,7 @@ describe('campaigns (PostgreSQL)', () => {
   });
 
   beforeAll(async () => {
-    db = await openTestDataSource('campaign-test');
+    db = await openTestDataSource('campaign-test', ACCOUNTS_ENTITIES);
     accounts = new AccountsService(db, accountsRepositories(db), 'campaign-pepper-'.padEnd(40, 'x'));
     service = new CampaignAcceptanceService(db, new LedgerRepository(db), new OutboxRepository(db), validate, {
       onCommitted: async (outbox) => committed.push(outbox.jobs),

@@ -1,4 +1,4 @@
-import { accountsRepositories, AccountsService, ApplicationRepository } from '@mp/accounts';
+import { accountsRepositories, AccountsService, ApplicationRepository, ACCOUNTS_ENTITIES } from '@mp/accounts';
 import { DEFAULT_APPLICATION_SETTINGS } from '@mp/accounts-domain';
 import { LedgerRepository } from '@mp/billing';
 import { DEFAULT_PRICES, moneyToJson, parseMoney } from '@mp/billing-domain';
@@ -68,7 +68,7 @@ describe('OTP usage report (PostgreSQL)', () => {
   const verify = async (id: string, code?: string) => verifier.verify(c.companyId, { verificationId: id }, code ?? (await codeOf(id)));
 
   beforeAll(async () => {
-    db = await openTestDataSource('otp-report-test');
+    db = await openTestDataSource('otp-report-test', ACCOUNTS_ENTITIES);
     accounts = new AccountsService(db, accountsRepositories(db), 'otp-pepper-'.padEnd(40, 'x'));
     sender = new OtpSender(db, new MessageRepository(db), new LedgerRepository(db), keys, { now });
     verifier = new OtpVerifier(db, new OutboxRepository(db), keys.hash, { now });
