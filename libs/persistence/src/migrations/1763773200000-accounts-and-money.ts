@@ -1,4 +1,3 @@
-import { DEFAULT_PRICES, formatMoney } from '@mp/billing-domain';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** Companies, applications, API keys, templates, prices, balances and the append-only ledger. */
@@ -52,13 +51,9 @@ export class AccountsAndMoney1763773200000 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (prefix, route)
       )`);
-    for (const rule of DEFAULT_PRICES) {
-      await db.query(`INSERT INTO prices (prefix, route, price) VALUES ($1, $2, $3)`, [
-        rule.prefix,
-        rule.route,
-        formatMoney(rule.price),
-      ]);
-    }
+    // The prices of a fresh install (decisions.md), written out: a migration does what it did
+    // when it was made, whatever the code's defaults (DEFAULT_PRICES) become later.
+    await db.query(`INSERT INTO prices (prefix, route, price) VALUES ('+', 'auto', 0.0100), ('+', 'standard', 0.0100), ('+', 'premium', 0.0150), ('+', 'whatsapp', 0.0100)`);
     await db.query(`
       CREATE TABLE balances (
         company_id uuid PRIMARY KEY REFERENCES companies (id),
