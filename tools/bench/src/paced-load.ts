@@ -6,7 +6,7 @@
 //
 // The requests go through KeepAliveClient (see there why not undici or node:http), and the load
 // wakes when the next request is due, not every millisecond.
-import type { AnswerTimes, LoadRequest, LoadResult } from './http-load';
+import type { AnswerTimes, LoadRequest, LoadResult } from './load-request';
 import { jsonRequestHeaders } from './request-headers';
 import { KeepAliveClient, RequestFailed } from './keep-alive-client';
 

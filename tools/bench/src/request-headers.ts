@@ -1,5 +1,5 @@
 // The benchmarks' requests, as the API's callers send them.
-import type { Company } from './http-load';
+import type { Company } from './load-request';
 
 /** The headers of a JSON request as `company`, by its API key and secret. */
 export function jsonRequestHeaders(company: Company): Record<string, string> {
