@@ -30,7 +30,10 @@ export interface SmppConnectionOptions {
   traffic: TrafficPolicy;
 }
 
-/** The defaults of everything but the address, the credentials and the traffic policy. */
+/**
+ * The defaults of everything but the address, the credentials and the traffic policy, for a
+ * connection made without settings; the sms-dispatcher passes its own (SMPP_WINDOW, 50).
+ */
 export const SMPP_CONNECTION_DEFAULTS = {
   windowSize: 10,
   maxPerSecond: 0,

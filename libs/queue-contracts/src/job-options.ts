@@ -35,7 +35,7 @@ export const QUEUE_POLICIES: { readonly [Q in QueueName]: QueuePolicy } = Object
   [QueueName.OtpDeliver]: DEFAULT_POLICY,
   [QueueName.DeliveryEvents]: DEFAULT_POLICY,
   // A receiver's failures are not retried here: webhook-notifier records each attempt and enqueues
-  // the next one itself, on libs/webhooks' schedule (about 40 hours, then a dead letter). These
+  // the next one itself, on libs/webhooks/util's schedule (about 40 hours, then a dead letter). These
   // attempts only cover our own infrastructure failing (database or Redis down) during a job.
   [QueueName.WebhookDeliver]: { ...DEFAULT_POLICY, attempts: 18, backoffMs: 2_000 },
   [QueueName.BillingSettle]: { ...DEFAULT_POLICY, concurrency: 4 },

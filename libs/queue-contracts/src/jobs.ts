@@ -124,13 +124,21 @@ export type JobOf<Q extends QueueName> = QueueJobs[Q];
 export type JobNameOf<Q extends QueueName> = JobOf<Q>['name'];
 export type JobDataOf<Q extends QueueName, N extends JobNameOf<Q>> = Extract<JobOf<Q>, { name: N }>['data'];
 
-/** The same unions as runtime lists, for the start-up check that each has exactly one handler. */
+/** `names` when it lists every job name of queue Q; a type error naming the missing ones otherwise. */
+function everyJobOf<Q extends QueueName>() {
+  return <const L extends readonly JobNameOf<Q>[]>(names: [Exclude<JobNameOf<Q>, L[number]>] extends [never] ? L : { missing: Exclude<JobNameOf<Q>, L[number]> }): L => names as L;
+}
+
+/**
+ * The same unions as runtime lists, for the start-up check that each has exactly one handler. A
+ * job added to QueueJobs but not here does not compile.
+ */
 export const QUEUE_JOB_NAMES: { readonly [Q in QueueName]: readonly JobNameOf<Q>[] } = Object.freeze({
-  [QueueName.SmsDispatch]: ['queue.probe', 'sms.submit'],
-  [QueueName.CampaignDispatch]: ['queue.probe', 'campaign.batch'],
-  [QueueName.OtpDispatch]: ['queue.probe', 'sms.submit'],
-  [QueueName.OtpDeliver]: ['queue.probe', 'otp.message-settled', 'otp.messages-settled', 'otp.whatsapp'],
-  [QueueName.DeliveryEvents]: ['queue.probe', 'message.status', 'otp.event', 'campaign.event'],
-  [QueueName.WebhookDeliver]: ['queue.probe', 'webhook.deliver'],
-  [QueueName.BillingSettle]: ['queue.probe', 'billing.refund'],
+  [QueueName.SmsDispatch]: everyJobOf<typeof QueueName.SmsDispatch>()(['queue.probe', 'sms.submit']),
+  [QueueName.CampaignDispatch]: everyJobOf<typeof QueueName.CampaignDispatch>()(['queue.probe', 'campaign.batch']),
+  [QueueName.OtpDispatch]: everyJobOf<typeof QueueName.OtpDispatch>()(['queue.probe', 'sms.submit']),
+  [QueueName.OtpDeliver]: everyJobOf<typeof QueueName.OtpDeliver>()(['queue.probe', 'otp.message-settled', 'otp.messages-settled', 'otp.whatsapp']),
+  [QueueName.DeliveryEvents]: everyJobOf<typeof QueueName.DeliveryEvents>()(['queue.probe', 'message.status', 'otp.event', 'campaign.event']),
+  [QueueName.WebhookDeliver]: everyJobOf<typeof QueueName.WebhookDeliver>()(['queue.probe', 'webhook.deliver']),
+  [QueueName.BillingSettle]: everyJobOf<typeof QueueName.BillingSettle>()(['queue.probe', 'billing.refund']),
 });

@@ -13,9 +13,9 @@ export const QueueName = Object.freeze({
   CampaignDispatch: 'campaign.dispatch',
   /** OTP texts to submit to a carrier: its own queue, so OTPs never wait behind a campaign. */
   OtpDispatch: 'otp.dispatch',
-  /** OTPs to render and hand to a channel (SMS or WhatsApp). */
+  /** OTP work of the otp app: codes to hand to WhatsApp, and OTPs whose messages settled. */
   OtpDeliver: 'otp.deliver',
-  /** Message state changes (sent, delivered, failed) for webhooks and billing. */
+  /** Message, OTP and campaign state changes, made into webhook deliveries by the webhook-notifier. */
   DeliveryEvents: 'delivery.events',
   /** Signed webhook deliveries to customers' addresses, with retries. */
   WebhookDeliver: 'webhook.deliver',

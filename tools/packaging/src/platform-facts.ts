@@ -1,6 +1,7 @@
 // The platform's facts that the deployment files (docker/, k8s/) are checked against: which apps
 // exist, the port each serves, the queues each worker consumes; and how those files are read.
 // Nothing here needs Docker or a cluster: the files are parsed and their properties asserted.
+import { QueueName } from '@mp/queue-contracts';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -9,16 +10,16 @@ export const ROOT = join(__dirname, '..', '..', '..');
 export const DOCKER = join(ROOT, 'docker');
 export const K8S = join(ROOT, 'k8s');
 
-/** Every BullMQ queue of the platform and the app that consumes it: the one list checked here. */
+/** Every BullMQ queue of the platform and the app that consumes it (a queue left out does not compile). */
 export const QUEUES = {
-  'sms.dispatch': 'sms-dispatcher',
-  'otp.dispatch': 'sms-dispatcher',
-  'campaign.dispatch': 'sms-dispatcher',
-  'otp.deliver': 'otp',
-  'delivery.events': 'webhook-notifier',
-  'webhook.deliver': 'webhook-notifier',
-  'billing.settle': 'billing',
-} as const;
+  [QueueName.SmsDispatch]: 'sms-dispatcher',
+  [QueueName.OtpDispatch]: 'sms-dispatcher',
+  [QueueName.CampaignDispatch]: 'sms-dispatcher',
+  [QueueName.OtpDeliver]: 'otp',
+  [QueueName.DeliveryEvents]: 'webhook-notifier',
+  [QueueName.WebhookDeliver]: 'webhook-notifier',
+  [QueueName.BillingSettle]: 'billing',
+} as const satisfies Record<QueueName, string>;
 
 /** The default QUEUE_PREFIX: BullMQ keeps a queue's waiting jobs in the list <prefix>:<queue>:wait. */
 export const QUEUE_PREFIX = 'mp';
