@@ -3,21 +3,6 @@ import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
-/**
- * Libs that may have no README.md for now: another engineer is restructuring the data-access
- * libs, persistence and the webhooks libs, and writes theirs when that lands. The lead removes
- * this exemption afterwards. A README one of them already has is checked like any other.
- */
-const README_NOT_YET_REQUIRED = [
-  'libs/accounts/data-access',
-  'libs/billing/data-access',
-  'libs/messaging/data-access',
-  'libs/otp/data-access',
-  'libs/persistence',
-  'libs/webhooks/data-access',
-  'libs/webhooks/util',
-];
-
 /** Every Nx project under libs/: each directory with a project.json. */
 function libRoots(dir = 'libs'): string[] {
   if (existsSync(join(ROOT, dir, 'project.json'))) return [dir];
@@ -46,12 +31,8 @@ describe('lib READMEs', () => {
     expect(aliases.get('libs/messaging/domain')).toEqual(['@mp/messaging-domain']);
   });
 
-  it('exempts only libs that exist', () => {
-    expect(README_NOT_YET_REQUIRED.filter((lib) => !libs.includes(lib))).toEqual([]);
-  });
-
   it('has a README.md in every lib', () => {
-    const missing = libs.filter((lib) => !README_NOT_YET_REQUIRED.includes(lib) && !existsSync(join(ROOT, lib, 'README.md')));
+    const missing = libs.filter((lib) => !existsSync(join(ROOT, lib, 'README.md')));
     expect(missing).toEqual([]);
   });
 
