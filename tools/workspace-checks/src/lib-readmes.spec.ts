@@ -47,4 +47,15 @@ describe('lib READMEs', () => {
       });
     expect(problems).toEqual([]);
   });
+
+  it("gives the lib's Nx tags as its project.json has them", () => {
+    const problems = libs
+      .filter((lib) => existsSync(join(ROOT, lib, 'README.md')))
+      .flatMap((lib) => {
+        const { tags } = JSON.parse(readFileSync(join(ROOT, lib, 'project.json'), 'utf8')) as { tags: string[] };
+        const line = `tags ${tags.map((tag) => `\`${tag}\``).join(', ')}.`;
+        return readFileSync(join(ROOT, lib, 'README.md'), 'utf8').includes(line) ? [] : [`${lib}/README.md does not say: ${line}`];
+      });
+    expect(problems).toEqual([]);
+  });
 });
