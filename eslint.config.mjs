@@ -80,7 +80,7 @@ export default [
         'error',
         {
           selector: "MemberExpression[object.name='process'][property.name='env']",
-          message: 'Read configuration through the app\'s env class (loadConfig), not process.env.',
+          message: "Read configuration through the app's env class (loadConfig), not process.env.",
         },
       ],
     },
@@ -88,7 +88,15 @@ export default [
   {
     // Where reading the environment is the point: config loading, tests (and the end-to-end
     // suite's helpers), and the tools that start processes with an environment of their own.
-    files: ['libs/config/**/*.ts', '**/*.spec.ts', '**/*.integration-spec.ts', '**/*.e2e-spec.ts', 'libs/testing/**/*.ts', 'apps/platform-e2e/**/*.ts', 'tools/**/*.ts'],
+    files: [
+      'libs/config/**/*.ts',
+      '**/*.spec.ts',
+      '**/*.integration-spec.ts',
+      '**/*.e2e-spec.ts',
+      'libs/testing/**/*.ts',
+      'apps/platform-e2e/**/*.ts',
+      'tools/**/*.ts',
+    ],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {

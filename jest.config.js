@@ -2,9 +2,7 @@
 // PostgreSQL and Redis, and end-to-end tests that start the apps as processes.
 const { compilerOptions } = require('./tsconfig.base.json');
 
-const moduleNameMapper = Object.fromEntries(
-  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, `<rootDir>/${target}`]),
-);
+const moduleNameMapper = Object.fromEntries(Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, `<rootDir>/${target}`]));
 
 const swc = [
   '@swc/jest',
@@ -23,10 +21,7 @@ const swc = [
 // system does not before Node 24.9, so Jest compiles those packages to CommonJS with swc.
 const ESM_ONLY_PACKAGES = ['@nestjs', 'file-type', 'strtok3', 'token-types', '@tokenizer', 'uint8array-extras', '@borewit', 'sql-template-tag'];
 
-const swcEsm = [
-  '@swc/jest',
-  { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } },
-];
+const swcEsm = ['@swc/jest', { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
 
 const common = {
   rootDir: __dirname,

@@ -35,9 +35,7 @@ describe('admin command-line tool', () => {
       appid: expect.stringMatching(/^app_/),
       app_name: 'Shop',
     });
-    const updatedApp = await admin([
-      'app:update', '--appid', String(company['appid']), '--set', 'otp_validity_minutes=5', '--set', 'timezone=Europe/Paris',
-    ]);
+    const updatedApp = await admin(['app:update', '--appid', String(company['appid']), '--set', 'otp_validity_minutes=5', '--set', 'timezone=Europe/Paris']);
     expect(updatedApp).toMatchObject({ settings: { otp_validity_minutes: 5, timezone: 'Europe/Paris' } });
     expect(await admin(['company:update', '--company', companyId, '--set', 'otp_rate_limit=100', '--set', 'currency=USD'])).toMatchObject({
       otp_rate_limit: 100,

@@ -66,7 +66,10 @@ describe('a bulk campaign survives a SIGKILL of the dispatcher', () => {
   let started = 0;
   const mark = (step: string) => (timeline[step] = Date.now() - started);
 
-  const api = new ApiClient(() => String(fault?.stack.gatewayUrl), () => company);
+  const api = new ApiClient(
+    () => String(fault?.stack.gatewayUrl),
+    () => company,
+  );
   const campaignId = () => accepted.body.data?.campaign_id ?? '';
   async function view(): Promise<Campaign> {
     return (await api.get<{ data: Campaign }>(`/sms/campaigns/${campaignId()}`)).body.data;
@@ -74,7 +77,13 @@ describe('a bulk campaign survives a SIGKILL of the dispatcher', () => {
 
   async function sendCampaign(): Promise<void> {
     // A webhook address makes every state change commit its event, which the checks read back.
-    accepted = await api.post<typeof accepted.body>('/sms/send-bulk', { recipients: numbers, message: TEXT, from: 'Shop', batch_size: BATCH_SIZE, webhook_url: 'https://hooks.example.com/sms' });
+    accepted = await api.post<typeof accepted.body>('/sms/send-bulk', {
+      recipients: numbers,
+      message: TEXT,
+      from: 'Shop',
+      batch_size: BATCH_SIZE,
+      webhook_url: 'https://hooks.example.com/sms',
+    });
     if (accepted.status !== 200) throw new Error(`the campaign was not accepted: ${accepted.status} ${JSON.stringify(accepted.body)}`);
   }
 
@@ -171,7 +180,12 @@ describe('a bulk campaign survives a SIGKILL of the dispatcher', () => {
   it('shows exactly one copy of the text on each of the 10,000 handsets', async () => {
     const ours = new Set(numbers);
     const received = (await simulator().handsets()).filter((m) => ours.has(m.to));
-    expect(wrongCopies(received, numbers.map((to) => ({ to, text: TEXT })))).toEqual([]);
+    expect(
+      wrongCopies(
+        received,
+        numbers.map((to) => ({ to, text: TEXT })),
+      ),
+    ).toEqual([]);
     expect(received).toHaveLength(RECIPIENTS);
   });
 

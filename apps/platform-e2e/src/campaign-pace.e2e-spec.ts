@@ -30,7 +30,10 @@ describe('a campaign paced while other traffic flows', () => {
   let company: Company;
   let db: Client;
 
-  const api = new ApiClient(() => stack.gatewayUrl, () => company);
+  const api = new ApiClient(
+    () => stack.gatewayUrl,
+    () => company,
+  );
   const received = () => simulatorMessages<Handset>(simulatorUrl);
   const single = () => api.post('/sms/send', { to: singleNumber, message: 'Your order has shipped', from: 'Shop' });
   const sendCampaign = async (size: number, series: number, extra: Record<string, unknown> = {}) => {
@@ -86,11 +89,9 @@ describe('a campaign paced while other traffic flows', () => {
 
     await sendCampaign(CAMPAIGN, 0);
     const singles = 1 + (await flowSingles());
-    const lastSingleAt = await eventually(
-      received,
-      (list) => list.filter((m) => m.to === singleNumber).length >= singles,
-      30_000,
-    ).then((list) => Math.max(...list.filter((m) => m.to === singleNumber).map((m) => Date.parse(m.received_at))));
+    const lastSingleAt = await eventually(received, (list) => list.filter((m) => m.to === singleNumber).length >= singles, 30_000).then((list) =>
+      Math.max(...list.filter((m) => m.to === singleNumber).map((m) => Date.parse(m.received_at))),
+    );
     const campaignTimes = await arrivals(0, CAMPAIGN);
 
     // While the singles flowed: at most the pace, with a tick's share and a second of slack.

@@ -22,7 +22,10 @@ describe('hostile input answers 4xx with an error, never 500', () => {
   let acme: Company;
 
   /** As Acme; its anonymous() sends only the headers a test gives. Bodies go as the exact JSON text written here. */
-  const api = new ApiClient(() => stack.gatewayUrl, () => acme);
+  const api = new ApiClient(
+    () => stack.gatewayUrl,
+    () => acme,
+  );
   const balance = async () => ((await api.get('/balance')).body['data'] as { balance: number }).balance;
 
   beforeAll(async () => {
@@ -99,8 +102,16 @@ describe('hostile input answers 4xx with an error, never 500', () => {
 
   describe('OTP fields that passed their own checks', () => {
     it('refuses a text over 1600 characters once rendered, each part within its limit', async () => {
-      const body = JSON.stringify({ appid: acme.appid, recipient: PHONE, template: `{{otp}} ${'{{shop}}'.repeat(10)}`, custom_vars: { shop: 'x'.repeat(200) } });
-      expect(await api.post('/otp/send', jsonText(body))).toEqual({ status: 400, body: { error: expect.stringContaining('characters once rendered, at most 1600') } });
+      const body = JSON.stringify({
+        appid: acme.appid,
+        recipient: PHONE,
+        template: `{{otp}} ${'{{shop}}'.repeat(10)}`,
+        custom_vars: { shop: 'x'.repeat(200) },
+      });
+      expect(await api.post('/otp/send', jsonText(body))).toEqual({
+        status: 400,
+        body: { error: expect.stringContaining('characters once rendered, at most 1600') },
+      });
     });
 
     it.each(['2147483648', '"99999999999"'])('refuses the template id %s, beyond 32 bits', async (template) => {
@@ -111,7 +122,9 @@ describe('hostile input answers 4xx with an error, never 500', () => {
 
   describe('signed WhatsApp status webhooks of unexpected shape', () => {
     const signed = (body: string) =>
-      api.anonymous().post('/webhooks/whatsapp', jsonText(body), { headers: { 'x-hub-signature-256': `sha256=${createHmac('sha256', WHATSAPP_APP_SECRET).update(body).digest('hex')}` } });
+      api.anonymous().post('/webhooks/whatsapp', jsonText(body), {
+        headers: { 'x-hub-signature-256': `sha256=${createHmac('sha256', WHATSAPP_APP_SECRET).update(body).digest('hex')}` },
+      });
     const statuses = (items: string) => `{"object":"whatsapp_business_account","entry":[{"changes":[{"field":"messages","value":{"statuses":${items}}}]}]}`;
     it.each([
       '{"entry":[null]}',

@@ -31,7 +31,10 @@ describe('an OTP sent while a campaign drains', () => {
   let company: Company;
   const otpNumber = '+33631999999';
 
-  const api = new ApiClient(() => stack.gatewayUrl, () => company);
+  const api = new ApiClient(
+    () => stack.gatewayUrl,
+    () => company,
+  );
   const received = () => simulatorMessages<Handset>(simulatorUrl);
 
   beforeAll(async () => {

@@ -12,7 +12,10 @@ describe('OTP delivery failures end to end', () => {
   let company: Company;
   let receiver: WebhookReceiver;
 
-  const api = new ApiClient(() => stack.gatewayUrl, () => company);
+  const api = new ApiClient(
+    () => stack.gatewayUrl,
+    () => company,
+  );
   const get = async (path: string) => (await api.get<{ data: Record<string, unknown> }>(path)).body;
 
   beforeAll(async () => {
@@ -63,7 +66,15 @@ describe('OTP delivery failures end to end', () => {
     expect(JSON.parse(failed.body)).toEqual({
       type: 'otp.failed',
       timestamp: expect.any(String),
-      data: expect.objectContaining({ verification_id: id, appid: company.appid, recipient: to, channel, status: 'failed', failure_reason: 'undelivered', error_code: errorCode }),
+      data: expect.objectContaining({
+        verification_id: id,
+        appid: company.appid,
+        recipient: to,
+        channel,
+        status: 'failed',
+        failure_reason: 'undelivered',
+        error_code: errorCode,
+      }),
     });
   });
 });

@@ -87,7 +87,10 @@ describe('OTP management endpoints end to end', () => {
       ].sort(),
     );
     expect(data(verified)).toMatchObject({ verified_at: expect.any(String), failure_reason: null, error_code: null });
-    expect(await get(acme, `/v1/otp/status?verification_id=${ids[1]}`)).toMatchObject({ status: 200, body: { data: { status: 'pending', verified_at: null } } });
+    expect(await get(acme, `/v1/otp/status?verification_id=${ids[1]}`)).toMatchObject({
+      status: 200,
+      body: { data: { status: 'pending', verified_at: null } },
+    });
   });
 
   it('lists OTPs newest first, filtered by status, paginated', async () => {

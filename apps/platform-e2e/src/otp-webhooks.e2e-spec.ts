@@ -9,7 +9,10 @@ describe('OTP webhooks end to end', () => {
   let receiver: WebhookReceiver;
   let simulatorUrl: string;
 
-  const api = new ApiClient(() => stack.gatewayUrl, () => company);
+  const api = new ApiClient(
+    () => stack.gatewayUrl,
+    () => company,
+  );
 
   beforeAll(async () => {
     await admin(['db:migrate']);

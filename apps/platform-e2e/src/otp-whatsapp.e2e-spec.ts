@@ -13,7 +13,10 @@ describe('OTP over WhatsApp end to end', () => {
   let simulatorUrl: string;
   let db: Client;
 
-  const api = new ApiClient(() => stack.gatewayUrl, () => company);
+  const api = new ApiClient(
+    () => stack.gatewayUrl,
+    () => company,
+  );
 
   beforeAll(async () => {
     await admin(['db:migrate']);
@@ -47,7 +50,9 @@ describe('OTP over WhatsApp end to end', () => {
     expect((await api.post('/otp/verify', { verification_id: sent.body['verification_id'], code })).status).toBe(200);
 
     const events = async () =>
-      (await db.query<{ event: string }>(`SELECT event FROM otp_events WHERE otp_id = $1 ORDER BY id`, [sent.body['verification_id']])).rows.map((r) => r.event);
+      (await db.query<{ event: string }>(`SELECT event FROM otp_events WHERE otp_id = $1 ORDER BY id`, [sent.body['verification_id']])).rows.map(
+        (r) => r.event,
+      );
     expect(await eventually(events, (list) => list.includes('delivered'))).toEqual(expect.arrayContaining(['sent', 'verified', 'delivered']));
     const { rows } = await db.query(`SELECT m.status FROM otps o JOIN messages m ON m.id = o.message_id WHERE o.id = $1`, [sent.body['verification_id']]);
     expect(rows).toEqual([{ status: 'delivered' }]);
@@ -55,9 +60,14 @@ describe('OTP over WhatsApp end to end', () => {
 
   it('refuses status webhooks without a valid signature, and answers the subscription handshake only to its token', async () => {
     const meta = api.anonymous();
-    const forged = await meta.post('/webhooks/whatsapp', { object: 'whatsapp_business_account', entry: [] }, { headers: { 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` } });
+    const forged = await meta.post(
+      '/webhooks/whatsapp',
+      { object: 'whatsapp_business_account', entry: [] },
+      { headers: { 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` } },
+    );
     expect(forged.status).toBe(401);
-    const handshake = (token: string) => meta.get(`/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=${encodeURIComponent(token)}&hub.challenge=1158201444`);
+    const handshake = (token: string) =>
+      meta.get(`/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=${encodeURIComponent(token)}&hub.challenge=1158201444`);
     const ok = await handshake(DEV_SECRETS.WHATSAPP_VERIFY_TOKEN);
     expect(ok.status).toBe(200);
     expect(ok.text).toBe('1158201444');

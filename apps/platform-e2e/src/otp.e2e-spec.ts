@@ -17,11 +17,17 @@ describe('OTP over SMS end to end', () => {
   let nextNumber = 612300000;
   const newNumber = () => `+33${nextNumber++}`;
 
-  const api = new ApiClient(() => stack.gatewayUrl, () => acme);
+  const api = new ApiClient(
+    () => stack.gatewayUrl,
+    () => acme,
+  );
   const handset = (to: string) => simulatorMessages<Handset>(simulatorUrl, to);
   /** The text of the n-th message the phone received (1-based), once it has. */
   const nthText = async (to: string, n = 1) => {
-    const received = await eventually(() => handset(to), (list) => list.length >= n);
+    const received = await eventually(
+      () => handset(to),
+      (list) => list.length >= n,
+    );
     expect(received.length).toBeGreaterThanOrEqual(n);
     return received[n - 1].text;
   };
@@ -46,7 +52,14 @@ describe('OTP over SMS end to end', () => {
     const to = newNumber();
     const sent = await api.post('/otp/send', { appid: acme.appid, phone: to });
     expect(sent.status).toBe(200);
-    expect(sent.body).toMatchObject({ status: 'success', recipient: to, channel: 'sms', verification_id: expect.any(String), expires_at: expect.any(String), cost: 0.01 });
+    expect(sent.body).toMatchObject({
+      status: 'success',
+      recipient: to,
+      channel: 'sms',
+      verification_id: expect.any(String),
+      expires_at: expect.any(String),
+      cost: 0.01,
+    });
     const text = await nthText(to);
     expect(text).toMatch(new RegExp(`^Your ${acme.app_name} verification code is \\d{6}\\. It expires in 10 minutes\\.$`));
     const verified = await api.post('/v1/otp/verify', { verification_id: sent.body['verification_id'], code: codeIn(text) });
@@ -112,7 +125,7 @@ describe('OTP over SMS end to end', () => {
     expect(await nthText(to)).toBe(`Hi Ann, 4242 is your ${acme.app_name} code for Acme Store (5 min, sms, en)`);
   });
 
-  it("renders a template id in the language asked for, else in en, {{lang}} showing the language used", async () => {
+  it('renders a template id in the language asked for, else in en, {{lang}} showing the language used', async () => {
     const created = await admin(['template:create', '--appid', acme.appid, '--text', 'Your code {{otp}} ({{lang}})']);
     expect(created).toEqual({ template_id: expect.any(Number), lang: 'en' });
     const id = Number(created['template_id']);
@@ -158,7 +171,9 @@ describe('OTP over SMS end to end', () => {
     expect(answers[2].body['error']).toMatch(/^Too many OTPs to numbers starting \+3369876 this hour/);
     expect(answers[2].body['retry_after']).toBeGreaterThan(3500);
     expect(await balance()).toBe(0.98);
-    const { rows } = await db.query(`SELECT event, detail->>'reason' AS reason FROM otp_events WHERE company_id = $1 AND event = 'refused' ORDER BY id`, [guarded.company_id]);
+    const { rows } = await db.query(`SELECT event, detail->>'reason' AS reason FROM otp_events WHERE company_id = $1 AND event = 'refused' ORDER BY id`, [
+      guarded.company_id,
+    ]);
     expect(rows).toEqual([
       { event: 'refused', reason: 'country' },
       { event: 'refused', reason: 'prefix-velocity' },
@@ -167,9 +182,15 @@ describe('OTP over SMS end to end', () => {
 
   it('answers the errors of the interface for bad input', async () => {
     expect(await api.post('/otp/send', { recipient: newNumber() })).toMatchObject({ status: 400, body: { error: 'appid is required' } });
-    expect(await api.post('/otp/send', { appid: acme.appid, recipient: '12345' })).toMatchObject({ status: 400, body: { error: 'Invalid phone number format' } });
+    expect(await api.post('/otp/send', { appid: acme.appid, recipient: '12345' })).toMatchObject({
+      status: 400,
+      body: { error: 'Invalid phone number format' },
+    });
     expect(await api.post('/otp/send', { appid: 'app_nope', recipient: newNumber() })).toMatchObject({ status: 404 });
-    expect(await api.post('/otp/send', { appid: acme.appid, recipient: newNumber(), otp_length: 9 })).toMatchObject({ status: 400, body: { error: 'otp_length must be an integer from 4 to 8' } });
+    expect(await api.post('/otp/send', { appid: acme.appid, recipient: newNumber(), otp_length: 9 })).toMatchObject({
+      status: 400,
+      body: { error: 'otp_length must be an integer from 4 to 8' },
+    });
     expect(await api.post('/otp/verify', { verification_id: 'nope', code: '123456' })).toMatchObject({ status: 404 });
   });
 

@@ -17,10 +17,14 @@ describe('bulk campaigns end to end', () => {
   let shop: Company;
   let receiver: WebhookReceiver;
 
-  const api = new ApiClient(() => stack.gatewayUrl, () => shop);
+  const api = new ApiClient(
+    () => stack.gatewayUrl,
+    () => shop,
+  );
   const handset = (to: string) => simulatorMessages<Handset>(simulatorUrl, to);
   const statuses = async (campaignId: unknown) =>
-    (await db.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM messages WHERE campaign_id = $1 GROUP BY status`, [campaignId])).rows;
+    (await db.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM messages WHERE campaign_id = $1 GROUP BY status`, [campaignId]))
+      .rows;
 
   beforeAll(async () => {
     await admin(['db:migrate']);
@@ -62,12 +66,18 @@ describe('bulk campaigns end to end', () => {
       failed_numbers: [{ number: 'not-a-number', error: 'Invalid phone number format' }],
     });
     for (const to of ['+33612000001', '+33612000002', '+33612000003']) {
-      const received = await eventually(() => handset(to), (list) => list.length > 0);
+      const received = await eventually(
+        () => handset(to),
+        (list) => list.length > 0,
+      );
       expect(received).toEqual([expect.objectContaining({ text: 'Spring sale today', from: 'Shop' })]);
     }
-    expect(await eventually(() => statuses(data['campaign_id']), (rows) => rows.length === 1 && rows[0].status === 'delivered')).toEqual([
-      { status: 'delivered', n: 3 },
-    ]);
+    expect(
+      await eventually(
+        () => statuses(data['campaign_id']),
+        (rows) => rows.length === 1 && rows[0].status === 'delivered',
+      ),
+    ).toEqual([{ status: 'delivered', n: 3 }]);
   });
 
   it('mode 2 with a delay: shape B with each batch and its time, released that far apart, each message its own text and sender', async () => {
@@ -81,15 +91,24 @@ describe('bulk campaigns end to end', () => {
       delay_between_batches: 2,
     });
     expect(accepted.status).toBe(200);
-    const data = accepted.body['data'] as { batches: { batch_id: string; recipients: number; status: string; scheduled_time: string }[]; failed_numbers: unknown[] };
+    const data = accepted.body['data'] as {
+      batches: { batch_id: string; recipients: number; status: string; scheduled_time: string }[];
+      failed_numbers: unknown[];
+    };
     expect(data.failed_numbers).toEqual([]);
     expect(data.batches.map((b) => [b.recipients, b.status])).toEqual([
       [1, 'queued'],
       [1, 'queued'],
     ]);
     expect(Date.parse(data.batches[1].scheduled_time) - Date.parse(data.batches[0].scheduled_time)).toBe(2_000);
-    const [ann] = await eventually(() => handset('+33612000011'), (list) => list.length > 0);
-    const [bob] = await eventually(() => handset('+33612000012'), (list) => list.length > 0);
+    const [ann] = await eventually(
+      () => handset('+33612000011'),
+      (list) => list.length > 0,
+    );
+    const [bob] = await eventually(
+      () => handset('+33612000012'),
+      (list) => list.length > 0,
+    );
     expect([ann.text, ann.from, bob.text, bob.from]).toEqual(['Hello Ann', 'Shop', 'Hello Bob', 'Bobs']);
     expect(Date.parse(bob.received_at) - Date.parse(ann.received_at)).toBeGreaterThanOrEqual(1_500);
   });
@@ -106,7 +125,10 @@ describe('bulk campaigns end to end', () => {
 
   it('answers field errors, and takes a body far over the 1 MiB of other routes', async () => {
     expect(await api.post('/sms/send-bulk', { recipients: ['+33612000031'], messages: [], from: 'Shop', message: 'x' })).toMatchObject({ status: 400 });
-    expect(await api.post('/sms/send-bulk', { recipients: ['+33612000031'], message: 'x' })).toMatchObject({ status: 400, body: { error: 'from is required' } });
+    expect(await api.post('/sms/send-bulk', { recipients: ['+33612000031'], message: 'x' })).toMatchObject({
+      status: 400,
+      body: { error: 'from is required' },
+    });
     expect(await api.post('/sms/send-bulk', { recipients: ['+33612000031'], message: 'x', from: 'Shop', batch_size: 10001 })).toMatchObject({ status: 400 });
     const padding = 'x'.repeat(1_200_000);
     expect((await api.post('/sms/send', { to: '+33612000031', message: 'x', from: 'Shop', reference: padding })).status).toBe(413);
@@ -130,8 +152,16 @@ describe('bulk campaigns end to end', () => {
     for (const request of receiver.received) {
       expect(verifyWebhook({ secrets: [shop.webhook_secret], headers: request.headers, body: request.body })).toBe(true);
     }
-    const completed = receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> }).find((e) => e.type === 'campaign.completed');
-    expect(completed?.data).toMatchObject({ campaign_id: campaignId, reference: 'hooked', successful: 2, summary: { delivered: 2, failed: 0, cancelled: 0 }, total_cost: 0.02 });
+    const completed = receiver.received
+      .map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> })
+      .find((e) => e.type === 'campaign.completed');
+    expect(completed?.data).toMatchObject({
+      campaign_id: campaignId,
+      reference: 'hooked',
+      successful: 2,
+      summary: { delivered: 2, failed: 0, cancelled: 0 },
+      total_cost: 0.02,
+    });
   });
 
   it('starts a high-priority campaign before the normal batches still waiting', async () => {
@@ -146,9 +176,18 @@ describe('bulk campaigns end to end', () => {
     const normalId = (normal.body['data'] as { campaign_id: string }).campaign_id;
     const highId = (high.body['data'] as { campaign_id: string }).campaign_id;
     const started = async (campaignId: string) =>
-      (await db.query<{ started_at: Date | null }>(`SELECT started_at FROM campaign_batches WHERE campaign_id = $1`, [campaignId])).rows.map((r) => r.started_at);
-    const [highStart] = await eventually(() => started(highId), (rows) => rows[0] !== null);
-    const normalStarts = await eventually(() => started(normalId), (rows) => rows.every((at) => at !== null), 60_000);
+      (await db.query<{ started_at: Date | null }>(`SELECT started_at FROM campaign_batches WHERE campaign_id = $1`, [campaignId])).rows.map(
+        (r) => r.started_at,
+      );
+    const [highStart] = await eventually(
+      () => started(highId),
+      (rows) => rows[0] !== null,
+    );
+    const normalStarts = await eventually(
+      () => started(normalId),
+      (rows) => rows.every((at) => at !== null),
+      60_000,
+    );
     const after = normalStarts.filter((at) => at !== null && at.getTime() > (highStart as Date).getTime()).length;
     // 300 normal batches were waiting; the high one, queued after all of them, did not wait for them.
     expect(after).toBeGreaterThan(100);

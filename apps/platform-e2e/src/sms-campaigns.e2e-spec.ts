@@ -28,7 +28,10 @@ describe('bulk campaign management end to end', () => {
   let acceptedAt: number;
   const phones = ['+33612500001', '+33612500002', '+33612500003'];
 
-  const api = new ApiClient(() => stack.gatewayUrl, () => shop);
+  const api = new ApiClient(
+    () => stack.gatewayUrl,
+    () => shop,
+  );
   const data = <T>(answer: ApiAnswer) => answer.body['data'] as T;
   const view = async () => data<Campaign>(await api.get(`/sms/campaigns/${campaign.campaign_id}`));
   const balance = async () => data<{ balance: number }>(await api.get('/balance')).balance;
@@ -60,7 +63,15 @@ describe('bulk campaign management end to end', () => {
 
   it('shows the batches and a summary that adds up while the first batch is sent', async () => {
     const first = await view();
-    expect(first).toMatchObject({ campaign_id: campaign.campaign_id, total_recipients: 3, successful: 3, failed: 0, total_cost: 0.03, refunded: 0, batches: 3 });
+    expect(first).toMatchObject({
+      campaign_id: campaign.campaign_id,
+      total_recipients: 3,
+      successful: 3,
+      failed: 0,
+      total_cost: 0.03,
+      refunded: 0,
+      batches: 3,
+    });
     expect(first.batch_details.map((b) => [b.position, b.recipients])).toEqual([
       [1, 1],
       [2, 1],
@@ -70,7 +81,12 @@ describe('bulk campaign management end to end', () => {
     expect(Date.parse(first.batch_details[1].scheduled_time) - Date.parse(first.batch_details[0].scheduled_time)).toBe(30_000);
     expect(addsUp(first)).toBe(true);
 
-    expect(await eventually(() => handset(phones[0]), (list) => list.length > 0)).toEqual([expect.objectContaining({ text: 'Flash sale' })]);
+    expect(
+      await eventually(
+        () => handset(phones[0]),
+        (list) => list.length > 0,
+      ),
+    ).toEqual([expect.objectContaining({ text: 'Flash sale' })]);
     const delivered = await eventually(view, (c) => c.summary.delivered === 1);
     expect(delivered).toMatchObject({ status: 'processing', summary: { queued: 2, processing: 0, sent: 0, delivered: 1, failed: 0, cancelled: 0 } });
     expect(delivered.batch_details.map((b) => b.status)).toEqual(['dispatched', 'queued', 'queued']);

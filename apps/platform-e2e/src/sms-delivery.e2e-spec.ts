@@ -15,7 +15,10 @@ describe('SMS delivery end to end', () => {
   let company: Company;
   let simulatorUrl: string;
 
-  const api = new ApiClient(() => stack.gatewayUrl, () => company);
+  const api = new ApiClient(
+    () => stack.gatewayUrl,
+    () => company,
+  );
   const send = async (body: Record<string, unknown>) => {
     const response = await api.post<{ data: { message_id: string } }>('/sms/send', body);
     expect(response.status).toBe(200);
@@ -37,30 +40,43 @@ describe('SMS delivery end to end', () => {
 
   it('delivers a single-part text: the handset shows it, the message ends delivered with timestamps', async () => {
     const id = await send({ to: '+33612345678', message: 'Your parcel is on its way', from: 'Acme' });
-    const final = await eventually(() => view(id), (v) => v['status'] === 'delivered');
+    const final = await eventually(
+      () => view(id),
+      (v) => v['status'] === 'delivered',
+    );
     expect(final).toMatchObject({ status: 'delivered', parts: 1 });
     expect(final['sent_at']).toEqual(expect.any(String));
     expect(final['completed_at']).toEqual(expect.any(String));
     const received = await handset('+33612345678');
-    expect(received.filter((m) => m.text === 'Your parcel is on its way')).toEqual([
-      expect.objectContaining({ from: 'Acme', to: '+33612345678', parts: 1 }),
-    ]);
+    expect(received.filter((m) => m.text === 'Your parcel is on its way')).toEqual([expect.objectContaining({ from: 'Acme', to: '+33612345678', parts: 1 })]);
   });
 
   it('delivers a multipart GSM text whole, with its extension characters', async () => {
     const text = `Long [notice] with {braces} and € signs: ${'0123456789'.repeat(30)}`;
     const id = await send({ to: '+447911123456', message: text });
-    const final = await eventually(() => view(id), (v) => v['status'] === 'delivered');
+    const final = await eventually(
+      () => view(id),
+      (v) => v['status'] === 'delivered',
+    );
     expect(final['parts']).toBe(3);
-    const received = await eventually(() => handset('+447911123456'), (list) => list.some((m) => m.text === text));
+    const received = await eventually(
+      () => handset('+447911123456'),
+      (list) => list.some((m) => m.text === text),
+    );
     expect(received.filter((m) => m.text === text)).toEqual([expect.objectContaining({ parts: 3 })]);
   });
 
   it('delivers a UCS-2 text with emoji in 67-unit parts, never splitting a surrogate pair', async () => {
     const text = `Привет 😀 ${'ж'.repeat(60)}😀${'ж'.repeat(10)}`;
     const id = await send({ to: '+14155552671', message: text });
-    await eventually(() => view(id), (v) => v['status'] === 'delivered');
-    const received = await eventually(() => handset('+14155552671'), (list) => list.some((m) => m.text === text));
+    await eventually(
+      () => view(id),
+      (v) => v['status'] === 'delivered',
+    );
+    const received = await eventually(
+      () => handset('+14155552671'),
+      (list) => list.some((m) => m.text === text),
+    );
     expect(received.filter((m) => m.text === text)).toEqual([expect.objectContaining({ parts: 2 })]);
   });
 
@@ -69,7 +85,11 @@ describe('SMS delivery end to end', () => {
     const id = await send({ to: '+4915112345678', message: 'On time', scheduled_time: at });
     expect((await view(id))['status']).toBe('scheduled');
     expect((await handset('+4915112345678')).some((m) => m.text === 'On time')).toBe(false);
-    const final = await eventually(() => view(id), (v) => v['status'] === 'delivered', 30_000);
+    const final = await eventually(
+      () => view(id),
+      (v) => v['status'] === 'delivered',
+      30_000,
+    );
     expect(final['status']).toBe('delivered');
     expect(new Date(String(final['sent_at'])).getTime()).toBeGreaterThanOrEqual(new Date(at).getTime());
   });
@@ -77,7 +97,10 @@ describe('SMS delivery end to end', () => {
   it('sends each recipient of a multi-recipient request once', async () => {
     await send({ to: '+33611111111, +33622222222; +33611111111', message: 'Team update' });
     for (const number of ['+33611111111', '+33622222222']) {
-      const received = await eventually(() => handset(number), (list) => list.some((m) => m.text === 'Team update'));
+      const received = await eventually(
+        () => handset(number),
+        (list) => list.some((m) => m.text === 'Team update'),
+      );
       expect(received.filter((m) => m.text === 'Team update')).toHaveLength(1);
     }
   });
@@ -103,11 +126,16 @@ describe('SMS refused by the carrier', () => {
     await receiver?.close();
   });
 
-  const api = new ApiClient(() => stack.gatewayUrl, () => company);
+  const api = new ApiClient(
+    () => stack.gatewayUrl,
+    () => company,
+  );
   const get = async (path: string) => (await api.get<{ data: Record<string, unknown> }>(path)).body.data;
 
   it('fails the message and refunds every part that never reached a carrier', async () => {
-    const sent = (await api.post<{ data: { message_id: string; balance: number; cost: number } }>('/sms/send', { to: '+33612345678', message: 'r'.repeat(200) })).body;
+    const sent = (
+      await api.post<{ data: { message_id: string; balance: number; cost: number } }>('/sms/send', { to: '+33612345678', message: 'r'.repeat(200) })
+    ).body;
     expect(sent.data).toMatchObject({ cost: 0.02, balance: 0.98 });
     const deadline = Date.now() + 30_000;
     let view = await get(`/sms/${sent.data.message_id}`);

@@ -57,7 +57,10 @@ describe('SMS delivery survives a SIGKILL of the dispatcher', () => {
   let started = 0;
   const mark = (step: string) => (timeline[step] = Date.now() - started);
 
-  const api = new ApiClient(() => String(fault?.stack.gatewayUrl), () => company);
+  const api = new ApiClient(
+    () => String(fault?.stack.gatewayUrl),
+    () => company,
+  );
   const stats = () => (fault as FaultStack).simulator.stats();
   const handsets = () => (fault as FaultStack).simulator.handsets();
   const ourNumbers = new Set(Array.from({ length: MESSAGES }, (_, i) => numberAt(i)));
@@ -66,7 +69,11 @@ describe('SMS delivery survives a SIGKILL of the dispatcher', () => {
     const to = numberAt(i);
     const text = `Fault test ${i}`;
     try {
-      const response = await api.post<{ data?: { message_id?: string; cost?: number } }>('/sms/send', { to, message: text, from: 'Fault' }, { signal: AbortSignal.timeout(30_000) });
+      const response = await api.post<{ data?: { message_id?: string; cost?: number } }>(
+        '/sms/send',
+        { to, message: text, from: 'Fault' },
+        { signal: AbortSignal.timeout(30_000) },
+      );
       const body = response.body;
       if (response.status !== 200 || !body.data?.message_id) {
         sendFailures.push(`${to}: ${response.status} ${JSON.stringify(body)}`);
@@ -101,10 +108,10 @@ describe('SMS delivery survives a SIGKILL of the dispatcher', () => {
   }
 
   async function finalCount(): Promise<number> {
-    const { rows } = await db.query<{ n: string }>(
-      `SELECT count(*) AS n FROM messages WHERE company_id = $1 AND status = ANY($2::text[])`,
-      [company.company_id, FINAL],
-    );
+    const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM messages WHERE company_id = $1 AND status = ANY($2::text[])`, [
+      company.company_id,
+      FINAL,
+    ]);
     return Number(rows[0].n);
   }
 

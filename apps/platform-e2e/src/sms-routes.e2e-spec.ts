@@ -1,4 +1,13 @@
-import { admin, eventually, freePort, startSmscSimulatorProcess, startStack, type HandsetMessage, type RunningStack, type SmscSimulatorProcess } from '@mp/testing';
+import {
+  admin,
+  eventually,
+  freePort,
+  startSmscSimulatorProcess,
+  startStack,
+  type HandsetMessage,
+  type RunningStack,
+  type SmscSimulatorProcess,
+} from '@mp/testing';
 import { ApiClient, createCompany, simulatorMessages, type Company } from './support/api-client';
 
 /**
@@ -12,7 +21,10 @@ describe('SMS routes with an SMSC of their own', () => {
   let standardSmsc: SmscSimulatorProcess;
   let defaultSmscUrl: string;
 
-  const api = new ApiClient(() => stack.gatewayUrl, () => company);
+  const api = new ApiClient(
+    () => stack.gatewayUrl,
+    () => company,
+  );
   const send = async (body: Record<string, unknown>): Promise<string> => {
     const response = await api.post<{ data: { message_id: string } }>('/sms/send', body);
     const answer = response.body;
@@ -51,7 +63,13 @@ describe('SMS routes with an SMSC of their own', () => {
     };
     // Delivered: each SMSC's receipt came back to the dispatcher over its own binds.
     for (const [route, id] of Object.entries(sent)) {
-      expect({ route, status: await eventually(() => status(id), (value) => value === 'delivered') }).toEqual({ route, status: 'delivered' });
+      expect({
+        route,
+        status: await eventually(
+          () => status(id),
+          (value) => value === 'delivered',
+        ),
+      }).toEqual({ route, status: 'delivered' });
     }
 
     expect((await standardSmsc.messages('+447911123301')).map(({ text }) => text)).toEqual(['By the standard route']);

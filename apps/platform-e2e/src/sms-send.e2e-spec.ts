@@ -10,7 +10,10 @@ describe('SMS acceptance over HTTP', () => {
   let db: Client;
   let acme: Company;
 
-  const api = new ApiClient(() => stack.gatewayUrl, () => acme);
+  const api = new ApiClient(
+    () => stack.gatewayUrl,
+    () => acme,
+  );
   const balanceOf = async (company: Company) => (await api.as(company).get<{ data: { balance: number } }>('/balance')).body.data.balance;
 
   beforeAll(async () => {
@@ -105,7 +108,8 @@ describe('SMS acceptance over HTTP', () => {
   it('schedules a message, and cancelling it refunds it once', async () => {
     const before = await balanceOf(acme);
     const at = new Date(Date.now() + 3_600_000).toISOString();
-    const sent = (await api.post<{ data: { message_id: string; status: string } }>('/sms/send', { to: '+33612345678', message: 'Later', scheduled_time: at })).body;
+    const sent = (await api.post<{ data: { message_id: string; status: string } }>('/sms/send', { to: '+33612345678', message: 'Later', scheduled_time: at }))
+      .body;
     expect(sent.data.status).toBe('scheduled');
     expect(await balanceOf(acme)).toBeCloseTo(before - 0.01, 4);
     const cancelled = await api.delete(`/sms/${sent.data.message_id}`);
@@ -129,8 +133,7 @@ describe('SMS acceptance over HTTP', () => {
 
   it('commits an outbox job for every accepted message, relayed to the queue', async () => {
     const sent = (await api.post<{ data: { message_id: string } }>('/sms/send', { to: '+33612345678', message: 'Queue me' })).body;
-    const jobsCarrying = async () =>
-      (await db.query(`SELECT job_id, enqueued_at FROM outbox WHERE data->'messageIds' ? $1`, [sent.data.message_id])).rows;
+    const jobsCarrying = async () => (await db.query(`SELECT job_id, enqueued_at FROM outbox WHERE data->'messageIds' ? $1`, [sent.data.message_id])).rows;
     const rows = await eventually(jobsCarrying, (found) => found.length === 1 && found[0].enqueued_at !== null, 5_000);
     expect(rows).toHaveLength(1);
     expect(rows[0].job_id).toMatch(/^sms-batch-/);
@@ -142,7 +145,10 @@ describe('Idempotency-Key on POST /sms/send', () => {
   let stack: RunningStack;
   let company: Company;
 
-  const api = new ApiClient(() => stack.gatewayUrl, () => company);
+  const api = new ApiClient(
+    () => stack.gatewayUrl,
+    () => company,
+  );
   const send = (key: string, body: unknown) => api.post('/sms/send', body, { headers: { 'idempotency-key': key } });
   const balance = async () => (await api.get<{ data: { balance: number } }>('/balance')).body.data.balance;
 
@@ -167,10 +173,7 @@ describe('Idempotency-Key on POST /sms/send', () => {
 
   it('sends once when two requests with the same key arrive at the same moment', async () => {
     const before = await balance();
-    const [a, b] = await Promise.all([
-      send('race-1', { to: '+33612345678', message: 'Race' }),
-      send('race-1', { to: '+33612345678', message: 'Race' }),
-    ]);
+    const [a, b] = await Promise.all([send('race-1', { to: '+33612345678', message: 'Race' }), send('race-1', { to: '+33612345678', message: 'Race' })]);
     const [bodyA, bodyB] = [a.body, b.body] as { data: { message_id: string } }[];
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(bodyA.data.message_id).toBe(bodyB.data.message_id);

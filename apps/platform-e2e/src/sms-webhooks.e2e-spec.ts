@@ -7,7 +7,10 @@ describe('SMS delivery webhooks end to end', () => {
   let stack: RunningStack;
   let company: Company;
   let receiver: WebhookReceiver;
-  const api = new ApiClient(() => stack.gatewayUrl, () => company);
+  const api = new ApiClient(
+    () => stack.gatewayUrl,
+    () => company,
+  );
 
   beforeAll(async () => {
     await admin(['db:migrate']);
@@ -21,7 +24,12 @@ describe('SMS delivery webhooks end to end', () => {
   });
 
   it('posts message.sent and message.delivered, signed with the company secret, with the documented payload', async () => {
-    const response = await api.post<{ data: { message_id: string } }>('/sms/send', { to: '+33612345678', message: 'Parcel shipped', reference: 'order-981', webhook_url: receiver.url });
+    const response = await api.post<{ data: { message_id: string } }>('/sms/send', {
+      to: '+33612345678',
+      message: 'Parcel shipped',
+      reference: 'order-981',
+      webhook_url: receiver.url,
+    });
     expect(response.status).toBe(200);
     const messageId = response.body.data.message_id;
 
@@ -49,7 +57,10 @@ describe('SMS the carrier could not deliver, end to end', () => {
   let company: Company;
   let receiver: WebhookReceiver;
 
-  const api = new ApiClient(() => stack.gatewayUrl, () => company);
+  const api = new ApiClient(
+    () => stack.gatewayUrl,
+    () => company,
+  );
   const send = async (message: string) => {
     const response = await api.post<{ data: { message_id: string } }>('/sms/send', { to: '+33612345678', message, webhook_url: receiver.url });
     expect(response.status).toBe(200);
@@ -77,7 +88,10 @@ describe('SMS the carrier could not deliver, end to end', () => {
     ['two parts', `Parcel held at depot: ${'z'.repeat(160)}`],
   ])("gives a message of %s the receipt's error code in GET /sms/{id}, on every part, and in message.failed", async (_parts, text) => {
     const id = await send(text);
-    const event = await eventually(() => failedEvent(id), (found) => found !== undefined);
+    const event = await eventually(
+      () => failedEvent(id),
+      (found) => found !== undefined,
+    );
     expect(event?.data).toMatchObject({ message_id: id, status: 'undelivered', reason: 'undelivered', error_code: '001' });
     const final = await view(id);
     expect(final).toMatchObject({ status: 'undelivered', error_code: '001', error_reason: "the carrier's receipt said UNDELIV (err:001)", refunded: 0 });

@@ -46,12 +46,14 @@ describe('webhook-notifier app (PostgreSQL, Redis)', () => {
        VALUES ($1, $2, gen_random_uuid(), 'auto', 'Acme', '+33612345678', 'Hi', 'GSM-7', 1, 0.05, 0.05, NULL, $3, 'sent')`,
       [messageId, companyId, receiver.url],
     );
-    await app.get(QueueProducer).enqueue(
-      QueueName.DeliveryEvents,
-      'message.status',
-      { messageId, status: 'sent', occurredAt: new Date().toISOString() },
-      { jobId: `evt-${messageId}-sent` },
-    );
+    await app
+      .get(QueueProducer)
+      .enqueue(
+        QueueName.DeliveryEvents,
+        'message.status',
+        { messageId, status: 'sent', occurredAt: new Date().toISOString() },
+        { jobId: `evt-${messageId}-sent` },
+      );
     const repository = new WebhookDeliveryRepository(db);
     const deadline = Date.now() + 20_000;
     let deliveries = await repository.listForCompany(companyId);

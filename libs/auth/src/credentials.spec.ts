@@ -50,9 +50,9 @@ describe('access tokens', () => {
 
   it('refuses alg none', () => {
     const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
-    const body = Buffer.from(
-      JSON.stringify({ sub: 'key-id', cid: 'company-id', iss: 'messaging-platform', exp: Date.now() / 1000 + 60 }),
-    ).toString('base64url');
+    const body = Buffer.from(JSON.stringify({ sub: 'key-id', cid: 'company-id', iss: 'messaging-platform', exp: Date.now() / 1000 + 60 })).toString(
+      'base64url',
+    );
     expect(verifyAccessToken(`${header}.${body}.`, JWT_SECRET)).toBeUndefined();
   });
 
@@ -67,9 +67,7 @@ describe('access tokens', () => {
 
   it('refuses a tampered payload', () => {
     const [header, , signature] = issueAccessToken(claims, JWT_SECRET).split('.');
-    const forged = Buffer.from(JSON.stringify({ sub: 'key-id', cid: 'other', iss: 'messaging-platform' })).toString(
-      'base64url',
-    );
+    const forged = Buffer.from(JSON.stringify({ sub: 'key-id', cid: 'other', iss: 'messaging-platform' })).toString('base64url');
     expect(verifyAccessToken(`${header}.${forged}.${signature}`, JWT_SECRET)).toBeUndefined();
   });
 });

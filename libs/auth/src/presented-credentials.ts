@@ -1,9 +1,6 @@
 /** What a request presents, before anything is looked up. */
 export type PresentedCredentials =
-  | { kind: 'key-pair'; key: string; secret: string }
-  | { kind: 'jwt'; token: string }
-  | { kind: 'none' }
-  | { kind: 'malformed' };
+  { kind: 'key-pair'; key: string; secret: string } | { kind: 'jwt'; token: string } | { kind: 'none' } | { kind: 'malformed' };
 
 export interface CredentialHeaders {
   authorization?: string | string[];

@@ -11,10 +11,13 @@ function deferred() {
 describe('GroupCommit', () => {
   it('carries items submitted together in one flush, answering each its own outcome', async () => {
     const flushes: number[][] = [];
-    const batcher = new GroupCommit<number, number>(async (items) => {
-      flushes.push([...items]);
-      return items.map((n) => ok(n * 10));
-    }, { maxBatch: 100 });
+    const batcher = new GroupCommit<number, number>(
+      async (items) => {
+        flushes.push([...items]);
+        return items.map((n) => ok(n * 10));
+      },
+      { maxBatch: 100 },
+    );
     await expect(Promise.all([1, 2, 3].map((n) => batcher.submit(n)))).resolves.toEqual([10, 20, 30]);
     expect(flushes).toEqual([[1, 2, 3]]);
   });
@@ -24,14 +27,17 @@ describe('GroupCommit', () => {
     const flushes: number[][] = [];
     let running = 0;
     let mostAtOnce = 0;
-    const batcher = new GroupCommit<number, number>(async (items) => {
-      running += 1;
-      mostAtOnce = Math.max(mostAtOnce, running);
-      flushes.push([...items]);
-      if (flushes.length === 1) await gate.promise;
-      running -= 1;
-      return items.map(ok);
-    }, { maxBatch: 100 });
+    const batcher = new GroupCommit<number, number>(
+      async (items) => {
+        running += 1;
+        mostAtOnce = Math.max(mostAtOnce, running);
+        flushes.push([...items]);
+        if (flushes.length === 1) await gate.promise;
+        running -= 1;
+        return items.map(ok);
+      },
+      { maxBatch: 100 },
+    );
     const first = batcher.submit(1);
     await new Promise((resolve) => setImmediate(resolve));
     const later = [2, 3, 4].map((n) => batcher.submit(n));
@@ -45,25 +51,27 @@ describe('GroupCommit', () => {
 
   it('never puts more than maxBatch items in one flush', async () => {
     const sizes: number[] = [];
-    const batcher = new GroupCommit<number, number>(async (items) => {
-      sizes.push(items.length);
-      return items.map(ok);
-    }, { maxBatch: 4 });
+    const batcher = new GroupCommit<number, number>(
+      async (items) => {
+        sizes.push(items.length);
+        return items.map(ok);
+      },
+      { maxBatch: 4 },
+    );
     await Promise.all(Array.from({ length: 10 }, (_, n) => batcher.submit(n)));
     expect(sizes).toEqual([4, 4, 2]);
   });
 
   it('puts waiting urgent items in the next flush before a flood of others', async () => {
     const flushes: string[][] = [];
-    const batcher = new GroupCommit<string, void>(async (items) => {
-      flushes.push([...items]);
-      return items.map(() => ok(undefined));
-    }, { maxBatch: 3, lanes: 3 });
-    const all = [
-      ...['b1', 'b2', 'b3', 'b4'].map((item) => batcher.submit(item, 2)),
-      batcher.submit('n1', 1),
-      batcher.submit('u1', 0),
-    ];
+    const batcher = new GroupCommit<string, void>(
+      async (items) => {
+        flushes.push([...items]);
+        return items.map(() => ok(undefined));
+      },
+      { maxBatch: 3, lanes: 3 },
+    );
+    const all = [...['b1', 'b2', 'b3', 'b4'].map((item) => batcher.submit(item, 2)), batcher.submit('n1', 1), batcher.submit('u1', 0)];
     await Promise.all(all);
     expect(flushes).toEqual([
       ['u1', 'n1', 'b1'],
@@ -72,20 +80,24 @@ describe('GroupCommit', () => {
   });
 
   it('rejects only the item whose outcome failed', async () => {
-    const batcher = new GroupCommit<number, number>(async (items) =>
-      items.map((n) => (n === 2 ? { ok: false as const, error: new Error('two is refused') } : ok(n))),
-    { maxBatch: 10 });
+    const batcher = new GroupCommit<number, number>(
+      async (items) => items.map((n) => (n === 2 ? { ok: false as const, error: new Error('two is refused') } : ok(n))),
+      { maxBatch: 10 },
+    );
     const results = await Promise.allSettled([1, 2, 3].map((n) => batcher.submit(n)));
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
   });
 
   it('when a whole flush throws, retries each item alone so one bad item fails only itself', async () => {
     const flushes: number[][] = [];
-    const batcher = new GroupCommit<number, number>(async (items) => {
-      flushes.push([...items]);
-      if (items.includes(2)) throw new Error('poison');
-      return items.map(ok);
-    }, { maxBatch: 10 });
+    const batcher = new GroupCommit<number, number>(
+      async (items) => {
+        flushes.push([...items]);
+        if (items.includes(2)) throw new Error('poison');
+        return items.map(ok);
+      },
+      { maxBatch: 10 },
+    );
     const results = await Promise.allSettled([1, 2, 3].map((n) => batcher.submit(n)));
     expect(results).toEqual([
       { status: 'fulfilled', value: 1 },
@@ -96,9 +108,12 @@ describe('GroupCommit', () => {
   });
 
   it('rejects the whole batch with the flush error when isolation is off', async () => {
-    const batcher = new GroupCommit<number, number>(async () => {
-      throw new Error('database down');
-    }, { maxBatch: 10, isolateFailures: false });
+    const batcher = new GroupCommit<number, number>(
+      async () => {
+        throw new Error('database down');
+      },
+      { maxBatch: 10, isolateFailures: false },
+    );
     const results = await Promise.allSettled([1, 2].map((n) => batcher.submit(n)));
     expect(results.every((r) => r.status === 'rejected')).toBe(true);
   });
@@ -112,13 +127,16 @@ describe('GroupCommit', () => {
     const gate = deferred();
     let running = 0;
     let mostAtOnce = 0;
-    const batcher = new GroupCommit<number, number>(async (items) => {
-      running += 1;
-      mostAtOnce = Math.max(mostAtOnce, running);
-      await gate.promise;
-      running -= 1;
-      return items.map(ok);
-    }, { maxBatch: 1, concurrency: 3 });
+    const batcher = new GroupCommit<number, number>(
+      async (items) => {
+        running += 1;
+        mostAtOnce = Math.max(mostAtOnce, running);
+        await gate.promise;
+        running -= 1;
+        return items.map(ok);
+      },
+      { maxBatch: 1, concurrency: 3 },
+    );
     const all = Promise.all(Array.from({ length: 6 }, (_, n) => batcher.submit(n)));
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(batcher.pending).toBe(6);
@@ -129,11 +147,14 @@ describe('GroupCommit', () => {
 
   it('idle() resolves once everything submitted has been flushed', async () => {
     const done: number[] = [];
-    const batcher = new GroupCommit<number, number>(async (items) => {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      done.push(...items);
-      return items.map(ok);
-    }, { maxBatch: 2 });
+    const batcher = new GroupCommit<number, number>(
+      async (items) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        done.push(...items);
+        return items.map(ok);
+      },
+      { maxBatch: 2 },
+    );
     for (const n of [1, 2, 3]) void batcher.submit(n);
     await batcher.idle();
     expect(done).toEqual([1, 2, 3]);
@@ -146,10 +167,13 @@ describe('GroupCommit', () => {
 
     const recording = (maxBatch: number, lingerMs: number, more: Partial<GroupCommitOptions> = {}) => {
       const flushes: number[][] = [];
-      const batcher = new GroupCommit<number, number>(async (items) => {
-        flushes.push([...items]);
-        return items.map(ok);
-      }, { maxBatch, lingerMs, ...more });
+      const batcher = new GroupCommit<number, number>(
+        async (items) => {
+          flushes.push([...items]);
+          return items.map(ok);
+        },
+        { maxBatch, lingerMs, ...more },
+      );
       return { flushes, batcher };
     };
 
@@ -225,12 +249,15 @@ describe('GroupCommit', () => {
       /** Each flush takes `flushMs[i]` (fake) milliseconds. */
       const timed = (lingerMs: number, flushMs: number[], times = 1) => {
         const flushes: { at: number; items: number[] }[] = [];
-        const batcher = new GroupCommit<number, number>(async (items) => {
-          flushes.push({ at: Date.now(), items: [...items] });
-          const ms = flushMs[flushes.length - 1] ?? 0;
-          if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
-          return items.map(ok);
-        }, { maxBatch: 100, lingerMs, lingerTimesLastFlush: times });
+        const batcher = new GroupCommit<number, number>(
+          async (items) => {
+            flushes.push({ at: Date.now(), items: [...items] });
+            const ms = flushMs[flushes.length - 1] ?? 0;
+            if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+            return items.map(ok);
+          },
+          { maxBatch: 100, lingerMs, lingerTimesLastFlush: times },
+        );
         return { flushes, batcher };
       };
 

@@ -14,8 +14,16 @@ describe('parseDeliveryReceipt', () => {
   });
 
   it('prefers the receipted_message_id and message_state TLVs to the text', () => {
-    expect(parseDeliveryReceipt(STANDARD, { receipted_message_id: 'FROM-TLV', message_state: 5 })).toMatchObject({ carrierMessageId: 'FROM-TLV', stat: 'UNDELIV' });
-    expect(parseDeliveryReceipt('', { receipted_message_id: 'X', message_state: 3 })).toMatchObject({ carrierMessageId: 'X', stat: 'EXPIRED', err: '', doneAt: null });
+    expect(parseDeliveryReceipt(STANDARD, { receipted_message_id: 'FROM-TLV', message_state: 5 })).toMatchObject({
+      carrierMessageId: 'FROM-TLV',
+      stat: 'UNDELIV',
+    });
+    expect(parseDeliveryReceipt('', { receipted_message_id: 'X', message_state: 3 })).toMatchObject({
+      carrierMessageId: 'X',
+      stat: 'EXPIRED',
+      err: '',
+      doneAt: null,
+    });
   });
 
   it('tolerates case, field order, done_date, seconds and long stat words', () => {

@@ -49,10 +49,7 @@ const MESSAGE_STATES: Readonly<Record<number, ReceiptStat>> = {
  * matched without regard to case or order; `done date` may also be written `done_date`. Dates
  * (YYMMDDhhmm, optionally ss) are read as UTC.
  */
-export function parseDeliveryReceipt(
-  shortMessage: string,
-  tlvs: { receipted_message_id?: string; message_state?: number } = {},
-): DeliveryReceipt | null {
+export function parseDeliveryReceipt(shortMessage: string, tlvs: { receipted_message_id?: string; message_state?: number } = {}): DeliveryReceipt | null {
   // The quoted text comes last and may contain anything, "id:" included: read the fields before it.
   const textAt = shortMessage.search(/(^|\s)text:/i);
   const fields = textAt >= 0 ? shortMessage.slice(0, textAt) : shortMessage;

@@ -72,12 +72,15 @@ describe('incoming PDUs, decoded as the smpp package decodes them', () => {
     ['a deliver_sm with a user data header', receipt({ short_message: { udh: Buffer.from([5, 0, 3, 1, 2, 1]), message: 'part one' } })],
     ['a deliver_sm with a validity period', receipt({ validity_period: '261124120000000+' })],
     ['a deliver_sm refused in its header', encoded('deliver_sm', { command_status: 0x08 })],
-    ['a deliver_sm cut short', (() => {
-      const whole = receipt();
-      const cut = Buffer.from(whole.subarray(0, 40));
-      cut.writeUInt32BE(cut.length, 0);
-      return cut;
-    })()],
+    [
+      'a deliver_sm cut short',
+      (() => {
+        const whole = receipt();
+        const cut = Buffer.from(whole.subarray(0, 40));
+        cut.writeUInt32BE(cut.length, 0);
+        return cut;
+      })(),
+    ],
     ['enquire_link', encoded('enquire_link', {})],
   ];
 

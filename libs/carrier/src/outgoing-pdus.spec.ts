@@ -26,7 +26,10 @@ describe('outgoing PDUs, byte for byte as the smpp package encodes them', () => 
   const cases: [string, SubmitSmParameters][] = [
     ['GSM text from an alphanumeric sender', parameters()],
     ['a numeric sender, no receipt asked', parameters({ source: '+447700900999', registeredDelivery: false, userMessageReference: 0 })],
-    ['UCS-2 with a concatenation header', parameters({ dataCoding: 8, udh: Buffer.from([5, 0, 3, 7, 2, 1]), payload: Buffer.from('Привет', 'utf16le').swap16(), userMessageReference: 65535 })],
+    [
+      'UCS-2 with a concatenation header',
+      parameters({ dataCoding: 8, udh: Buffer.from([5, 0, 3, 7, 2, 1]), payload: Buffer.from('Привет', 'utf16le').swap16(), userMessageReference: 65535 }),
+    ],
     ['user data too long for short_message, in message_payload', parameters({ payload: Buffer.alloc(300, 0x41) })],
     ['an empty text', parameters({ payload: Buffer.alloc(0) })],
   ];
@@ -51,6 +54,14 @@ describe('outgoing PDUs, byte for byte as the smpp package encodes them', () => 
     const encoded = submitSmPdu(parameters({ dataCoding: 8, udh: Buffer.from([5, 0, 3, 7, 2, 1]), payload: Buffer.from([0, 0x41]) }));
     encoded.sequence_number = 9;
     const decoded = new PDU(encoded.toBuffer());
-    expect(decoded).toMatchObject({ command: 'submit_sm', sequence_number: 9, source_addr: 'Acme', destination_addr: '447700900123', data_coding: 8, esm_class: 0x40, user_message_reference: 4242 });
+    expect(decoded).toMatchObject({
+      command: 'submit_sm',
+      sequence_number: 9,
+      source_addr: 'Acme',
+      destination_addr: '447700900123',
+      data_coding: 8,
+      esm_class: 0x40,
+      user_message_reference: 4242,
+    });
   });
 });

@@ -61,12 +61,17 @@ export function submitSmPdu(p: SubmitSmParameters): EncodedPdu {
   const length =
     HEADER_LENGTH +
     1 + // service_type
-    2 + p.source_addr.length + 1 +
-    2 + p.destination_addr.length + 1 +
+    2 +
+    p.source_addr.length +
+    1 +
+    2 +
+    p.destination_addr.length +
+    1 +
     3 + // esm_class, protocol_id, priority_flag
     2 + // schedule_delivery_time, validity_period
     4 + // registered_delivery, replace_if_present_flag, data_coding, sm_default_msg_id
-    1 + p.short_message.length +
+    1 +
+    p.short_message.length +
     (payload ? 4 + payload.length : 0) +
     6; // user_message_reference
   const pdu = Buffer.alloc(length);

@@ -34,7 +34,12 @@ describe('submitSmParameters', () => {
       short_message: Buffer.from('Hello', 'latin1'),
       user_message_reference: 513,
     });
-    expect(parameters({ source: '+15550001111', registeredDelivery: false })).toMatchObject({ source_addr_ton: 1, source_addr_npi: 1, source_addr: '15550001111', registered_delivery: 0 });
+    expect(parameters({ source: '+15550001111', registeredDelivery: false })).toMatchObject({
+      source_addr_ton: 1,
+      source_addr_npi: 1,
+      source_addr: '15550001111',
+      registered_delivery: 0,
+    });
   });
 
   it('puts the UDH before the payload and sets the UDHI bit', () => {

@@ -33,8 +33,7 @@ export function PrivateInProduction(options?: ValidationOptions): PropertyDecora
     {
       name: 'privateInProduction',
       validator: {
-        validate: (value, args) =>
-          (args?.object as { NODE_ENV?: string }).NODE_ENV !== 'production' || !devSecretValues.includes(String(value)),
+        validate: (value, args) => (args?.object as { NODE_ENV?: string }).NODE_ENV !== 'production' || !devSecretValues.includes(String(value)),
         defaultMessage: () => 'must be set to a private value when NODE_ENV=production',
       },
     },
@@ -51,8 +50,7 @@ export function RequiredInProduction(options?: ValidationOptions): PropertyDecor
     {
       name: 'requiredInProduction',
       validator: {
-        validate: (_value, args) =>
-          (args?.object as { NODE_ENV?: string }).NODE_ENV !== 'production' || wasGiven(args?.object as object, args?.property ?? ''),
+        validate: (_value, args) => (args?.object as { NODE_ENV?: string }).NODE_ENV !== 'production' || wasGiven(args?.object as object, args?.property ?? ''),
         defaultMessage: () => 'must be set when NODE_ENV=production (the default is for development)',
       },
     },

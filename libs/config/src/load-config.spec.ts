@@ -86,9 +86,7 @@ describe('loadConfig', () => {
   });
 
   it("in production, refuses the example files' placeholder in any variable, naming it", () => {
-    expect(() => loadConfig(ExampleEnv, { ...PRODUCTION, UPSTREAM_HOST: 'change-me' })).toThrow(
-      `UPSTREAM_HOST="change-me": is the example's placeholder`,
-    );
+    expect(() => loadConfig(ExampleEnv, { ...PRODUCTION, UPSTREAM_HOST: 'change-me' })).toThrow(`UPSTREAM_HOST="change-me": is the example's placeholder`);
     expect(() => loadConfig(ExampleEnv, { ...PRODUCTION, UPSTREAM_HOST: 'CHANGE_ME' })).toThrow(/UPSTREAM_HOST/);
     expect(loadConfig(ExampleEnv, { UPSTREAM_HOST: 'change-me' }).UPSTREAM_HOST).toBe('change-me');
   });

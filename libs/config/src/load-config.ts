@@ -37,7 +37,9 @@ export function envVariables(envClass: EnvClass<object>): string[] {
   const validated = [...new Set(metadata.map((entry) => entry.propertyName))];
   const unvalidated = Object.keys(new envClass()).filter((name) => !validated.includes(name));
   if (unvalidated.length > 0) {
-    throw new Error(`${envClass.name}: ${unvalidated.join(', ')} ha${unvalidated.length > 1 ? 've' : 's'} no validation decorator, so the loader would never read it`);
+    throw new Error(
+      `${envClass.name}: ${unvalidated.join(', ')} ha${unvalidated.length > 1 ? 've' : 's'} no validation decorator, so the loader would never read it`,
+    );
   }
   return validated.sort();
 }
@@ -75,7 +77,5 @@ export function loadConfig<T extends object>(envClass: EnvClass<T>, env: NodeJS.
 function describe(error: ValidationError, provided: Record<string, string>): string {
   const reasons = Object.values(error.constraints ?? {}).join(', ');
   const given = provided[error.property];
-  return given === undefined
-    ? `${error.property}: ${reasons}`
-    : `${error.property}=${JSON.stringify(given)}: ${reasons}`;
+  return given === undefined ? `${error.property}: ${reasons}` : `${error.property}=${JSON.stringify(given)}: ${reasons}`;
 }

@@ -69,7 +69,21 @@ function messageOf(exception: HttpException): string {
 }
 
 /** Network errors, PostgreSQL's "cannot connect now" class, and ioredis's connection errors. */
-const DEPENDENCY_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08006']);
+const DEPENDENCY_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
 const DEPENDENCY_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',

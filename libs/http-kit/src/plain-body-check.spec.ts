@@ -99,8 +99,14 @@ describe('apiValidationPipe', () => {
     const pipe = apiValidationPipe();
     for (const metatype of [String, Number, Object, Array]) expect(compilePlainBodyCheck(metatype as new () => object)).toBeNull();
     const real = referenceValidationPipe();
-    for (const [value, metatype] of [['7', Number], [{ any: 1 }, Object], [['a'], Array]] as const) {
-      expect(await pipe.transform(value, bodyOf(metatype as unknown as new () => object))).toEqual(await real.transform(value, bodyOf(metatype as unknown as new () => object)));
+    for (const [value, metatype] of [
+      ['7', Number],
+      [{ any: 1 }, Object],
+      [['a'], Array],
+    ] as const) {
+      expect(await pipe.transform(value, bodyOf(metatype as unknown as new () => object))).toEqual(
+        await real.transform(value, bodyOf(metatype as unknown as new () => object)),
+      );
     }
   });
 

@@ -43,7 +43,10 @@ const transformerStorage = (require('class-transformer/cjs/storage') as { defaul
 const RULES: Record<string, (constraints: unknown[]) => Rule> = {
   isString: () => (value) => typeof value === 'string',
   // class-validator counts a surrogate pair as one character: a string no longer in UTF-16 units surely fits.
-  maxLength: ([max]) => (value) => typeof value === 'string' && value.length <= (max as number),
+  maxLength:
+    ([max]) =>
+    (value) =>
+      typeof value === 'string' && value.length <= (max as number),
   isNotEmpty: () => (value) => value !== '' && value !== null && value !== undefined,
 };
 
@@ -65,7 +68,8 @@ export function compilePlainBodyCheck(dto: DtoClass): PlainBodyCheck | null {
     const property = properties.get(entry.propertyName) ?? { optional: false, rules: [] };
     properties.set(entry.propertyName, property);
     if (entry.type === 'conditionalValidation' && entry.name === 'isOptional') property.optional = true;
-    else if (entry.type === 'customValidation' && entry.name !== undefined && RULES[entry.name]) property.rules.push(RULES[entry.name](entry.constraints ?? []));
+    else if (entry.type === 'customValidation' && entry.name !== undefined && RULES[entry.name])
+      property.rules.push(RULES[entry.name](entry.constraints ?? []));
     else if (entry.type !== 'whitelistValidation') return null;
   }
   if (properties.size === 0 || !plainToTransformer(dto, [...properties.keys()])) return null;
@@ -91,7 +95,9 @@ export function instanceOfPlainBody<T extends object>(dto: new () => T, body: ob
 function plainToTransformer(dto: DtoClass, properties: readonly string[]): boolean {
   if (transformerStorage.getExposedMetadatas(dto).length > 0 || transformerStorage.getExcludedMetadatas(dto).length > 0) return false;
   return properties.every(
-    (property) => !transformerStorage.findTypeMetadata(dto, property) && transformerStorage.findTransformMetadatas(dto, property, TransformationType.PLAIN_TO_CLASS).length === 0,
+    (property) =>
+      !transformerStorage.findTypeMetadata(dto, property) &&
+      transformerStorage.findTransformMetadatas(dto, property, TransformationType.PLAIN_TO_CLASS).length === 0,
   );
 }
 

@@ -15,12 +15,16 @@ describe('readQuery', () => {
   });
 
   it('answers a QueryError as the error and lets any other error through', () => {
-    expect(readQuery({}, [], () => {
-      throw new QueryError('from must be before to');
-    })).toEqual({ ok: false, error: 'from must be before to' });
-    expect(() => readQuery({}, [], () => {
-      throw new TypeError('bug');
-    })).toThrow(TypeError);
+    expect(
+      readQuery({}, [], () => {
+        throw new QueryError('from must be before to');
+      }),
+    ).toEqual({ ok: false, error: 'from must be before to' });
+    expect(() =>
+      readQuery({}, [], () => {
+        throw new TypeError('bug');
+      }),
+    ).toThrow(TypeError);
   });
 });
 
@@ -51,7 +55,10 @@ describe('QueryReader', () => {
 
   it.each([
     [{}, { ok: true, value: { page: 1, limit: 20 } }],
-    [{ page: '3', limit: '100' }, { ok: true, value: { page: 3, limit: 100 } }],
+    [
+      { page: '3', limit: '100' },
+      { ok: true, value: { page: 3, limit: 100 } },
+    ],
     [{ limit: '0' }, { ok: false, error: 'limit must be an integer from 1 to 100' }],
     [{ limit: '101' }, { ok: false, error: 'limit must be an integer from 1 to 100' }],
     [{ limit: '10.5' }, { ok: false, error: 'limit must be an integer from 1 to 100' }],

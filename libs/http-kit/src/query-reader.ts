@@ -75,7 +75,9 @@ export class QueryReader {
     if (text === null) return fallback;
     const value = /^\d{1,16}$/.test(text) ? Number(text) : NaN;
     if (!Number.isSafeInteger(value) || value < min || value > max) {
-      throw new QueryError(max === Number.MAX_SAFE_INTEGER ? `${name} must be an integer of at least ${min}` : `${name} must be an integer from ${min} to ${max}`);
+      throw new QueryError(
+        max === Number.MAX_SAFE_INTEGER ? `${name} must be an integer of at least ${min}` : `${name} must be an integer from ${min} to ${max}`,
+      );
     }
     return value;
   }

@@ -78,7 +78,11 @@ describe('request hygiene (createHttpApp over a real socket)', () => {
   let port: number;
 
   beforeAll(async () => {
-    app = await createHttpApp(HygieneTestModule, { logger: createLogger({ app: 'test', level: 'silent' }), bodyLimitBytes: 1024, largeBodyRoutes: { '/bulk': 64 * 1024 } });
+    app = await createHttpApp(HygieneTestModule, {
+      logger: createLogger({ app: 'test', level: 'silent' }),
+      bodyLimitBytes: 1024,
+      largeBodyRoutes: { '/bulk': 64 * 1024 },
+    });
     await app.listen(0, '127.0.0.1');
     port = (app.getHttpServer().address() as AddressInfo).port;
   });
@@ -106,34 +110,52 @@ describe('request hygiene (createHttpApp over a real socket)', () => {
     expect(form).toEqual({ status: 415, body: { error: expect.stringContaining('application/json') } });
     expect((await send(port, 'POST', '/echo', { body: 'hello', contentType: 'text/plain' })).status).toBe(415);
     expect(await send(port, 'POST', '/echo', { body: '', contentType: 'application/json' })).toMatchObject({ status: 200, body: { fields: [] } });
-    expect(await send(port, 'POST', '/echo', { body: '{"to":', contentType: 'application/json' })).toEqual({ status: 400, body: { error: 'Malformed JSON body' } });
+    expect(await send(port, 'POST', '/echo', { body: '{"to":', contentType: 'application/json' })).toEqual({
+      status: 400,
+      body: { error: 'Malformed JSON body' },
+    });
   });
 
   it('refuses JSON nested deeper than the limit before parsing it', async () => {
     const deep = (levels: number) => `{"to":${'['.repeat(levels)}${']'.repeat(levels)}}`;
     expect(await send(port, 'POST', '/bulk', { body: deep(100_000), contentType: 'application/json' }).then((a) => a.status)).toBe(413);
-    expect(await send(port, 'POST', '/bulk', { body: deep(3000) })).toEqual({ status: 400, body: { error: `JSON nested too deeply (at most ${MAX_JSON_DEPTH} levels)` } });
+    expect(await send(port, 'POST', '/bulk', { body: deep(3000) })).toEqual({
+      status: 400,
+      body: { error: `JSON nested too deeply (at most ${MAX_JSON_DEPTH} levels)` },
+    });
     expect((await send(port, 'POST', '/bulk', { body: deep(MAX_JSON_DEPTH - 1) })).status).toBe(200);
   });
 
   it('refuses the NUL character in the body, the query and the path, naming where', async () => {
-    expect(await send(port, 'POST', '/echo', { body: '{"to":"a\\u0000b"}' })).toEqual({ status: 400, body: { error: 'to must not contain the NUL character (U+0000)' } });
+    expect(await send(port, 'POST', '/echo', { body: '{"to":"a\\u0000b"}' })).toEqual({
+      status: 400,
+      body: { error: 'to must not contain the NUL character (U+0000)' },
+    });
     expect(await send(port, 'POST', '/bulk', { body: '{"messages":[{"to":"+44"},{"to":"\\u0000"}]}' })).toEqual({
       status: 400,
       body: { error: 'messages[1].to must not contain the NUL character (U+0000)' },
     });
-    expect(await send(port, 'GET', '/items/1?q=%00', { contentType: '' })).toEqual({ status: 400, body: { error: 'q must not contain the NUL character (U+0000)' } });
-    expect(await send(port, 'GET', '/items/a%00b', { contentType: '' })).toEqual({ status: 400, body: { error: 'id must not contain the NUL character (U+0000)' } });
+    expect(await send(port, 'GET', '/items/1?q=%00', { contentType: '' })).toEqual({
+      status: 400,
+      body: { error: 'q must not contain the NUL character (U+0000)' },
+    });
+    expect(await send(port, 'GET', '/items/a%00b', { contentType: '' })).toEqual({
+      status: 400,
+      body: { error: 'id must not contain the NUL character (U+0000)' },
+    });
     expect(await send(port, 'GET', '/items/a?q=%01%C2%A0', { contentType: '' })).toEqual({ status: 200, body: { id: 'a', q: '\u0001\u00a0' } });
   });
 
-  it('routes an id of any length to its handler, rather than answering 414 in the router\'s own shape', async () => {
+  it("routes an id of any length to its handler, rather than answering 414 in the router's own shape", async () => {
     const id = 'x'.repeat(5000);
     expect(await send(port, 'GET', `/items/${id}`, { contentType: '' })).toEqual({ status: 200, body: { id, q: null } });
   });
 
   it("answers what Fastify and Node refuse before routing in the API's shape", async () => {
-    expect(await send(port, 'GET', '/items/%ff%fe', { contentType: '' })).toEqual({ status: 400, body: { error: 'Malformed URL: the path is not valid percent-encoded UTF-8' } });
+    expect(await send(port, 'GET', '/items/%ff%fe', { contentType: '' })).toEqual({
+      status: 400,
+      body: { error: 'Malformed URL: the path is not valid percent-encoded UTF-8' },
+    });
     const answer = await new Promise<string>((resolve) => {
       const socket = connect(port, '127.0.0.1', () => socket.end(`GET /items/1 HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`));
       let text = '';

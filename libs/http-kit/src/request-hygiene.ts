@@ -108,6 +108,9 @@ export function clientErrorAnswer(error: NodeJS.ErrnoException, socket: Socket):
         ? [408, 'The request took too long to arrive']
         : [400, 'Malformed HTTP request'];
   const body = JSON.stringify({ error: text });
-  if (socket.writable) socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
+  if (socket.writable)
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`,
+    );
   socket.destroy(error);
 }

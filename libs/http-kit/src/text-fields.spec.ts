@@ -51,7 +51,10 @@ describe('TextField and AliasOf', () => {
   });
 
   it('document an alias as one, and nothing else', () => {
-    expect(Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, ContactDto.prototype, 'phone')).toMatchObject({ required: false, description: 'Alias of `to`' });
+    expect(Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, ContactDto.prototype, 'phone')).toMatchObject({
+      required: false,
+      description: 'Alias of `to`',
+    });
     expect(Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, ContactDto.prototype, 'to')).toBeUndefined();
   });
 });

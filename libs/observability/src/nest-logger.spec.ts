@@ -12,7 +12,12 @@ function capture(level: string): { logger: PinoNestLogger; lines: () => Record<s
   });
   return {
     logger: new PinoNestLogger(pino({ level }, sink)),
-    lines: () => chunks.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>),
+    lines: () =>
+      chunks
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
   };
 }
 
@@ -31,11 +36,14 @@ describe('PinoNestLogger', () => {
 
   it('below its level, reads nothing of the call', () => {
     const { logger, lines } = capture('warn');
-    const watched = new Proxy({ msg: 'message settled' }, {
-      ownKeys: () => {
-        throw new Error('the fields were read');
+    const watched = new Proxy(
+      { msg: 'message settled' },
+      {
+        ownKeys: () => {
+          throw new Error('the fields were read');
+        },
       },
-    });
+    );
     expect(() => logger.debug(watched, 'ReceiptRecorder')).not.toThrow();
     expect(() => logger.log(watched)).not.toThrow();
     expect(lines()).toEqual([]);

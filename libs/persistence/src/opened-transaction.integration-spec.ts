@@ -20,12 +20,16 @@ describe('inTransactionOpenedWith (PostgreSQL)', () => {
   });
 
   it("runs the opening statements with the BEGIN, hands their results to the work, and commits the work's writes", async () => {
-    const answer = await inTransactionOpenedWith(db, ['SET LOCAL statement_timeout = 4321', `SELECT current_setting('statement_timeout') AS t, 7 AS n`], async (manager, opened) => {
-      expect(opened.map((result) => result.rows)).toEqual([[], [{ t: '4321ms', n: 7 }]]);
-      await manager.query(`INSERT INTO ${table} (v) VALUES ($1)`, ['kept']);
-      const [{ active }] = await manager.query(`SELECT now() = statement_timestamp() AS active`);
-      return active;
-    });
+    const answer = await inTransactionOpenedWith(
+      db,
+      ['SET LOCAL statement_timeout = 4321', `SELECT current_setting('statement_timeout') AS t, 7 AS n`],
+      async (manager, opened) => {
+        expect(opened.map((result) => result.rows)).toEqual([[], [{ t: '4321ms', n: 7 }]]);
+        await manager.query(`INSERT INTO ${table} (v) VALUES ($1)`, ['kept']);
+        const [{ active }] = await manager.query(`SELECT now() = statement_timestamp() AS active`);
+        return active;
+      },
+    );
     expect(answer).toBe(false);
     expect(await rows()).toEqual(['kept']);
     expect((await db.query(`SELECT current_setting('statement_timeout') AS t`))[0].t).not.toBe('4321ms');
@@ -109,9 +113,13 @@ describe('inTransactionOpenedWith (PostgreSQL)', () => {
 
   it('makes literals of any text, quotes and backslashes included', async () => {
     const tricky = [`it's`, `back\\slash`, `"; DROP TABLE ${table}; --`, '+33612345678'];
-    await inTransactionOpenedWith(db, [`INSERT INTO ${table} (v) SELECT unnest(${sqlArray(tricky, 'text')})`, `SELECT ${sqlLiteral(new Date(0))}::timestamptz AS at`], async (_, [, at]) => {
-      expect(at.rows[0]['at']).toEqual(new Date(0));
-    });
+    await inTransactionOpenedWith(
+      db,
+      [`INSERT INTO ${table} (v) SELECT unnest(${sqlArray(tricky, 'text')})`, `SELECT ${sqlLiteral(new Date(0))}::timestamptz AS at`],
+      async (_, [, at]) => {
+        expect(at.rows[0]['at']).toEqual(new Date(0));
+      },
+    );
     expect((await rows()).sort()).toEqual([...tricky].sort());
   });
 });

@@ -86,9 +86,7 @@ export async function inTransactionOpenedWith<T>(
  * order; on an error nothing of it is committed.
  */
 export function inOneRoundTrip(db: DataSource, statements: readonly Opening[]): Promise<SimpleResult[]> {
-  return onConnection(db, statements, async (client) =>
-    resultsOf(await client.query(['BEGIN', ...statements.map(sqlOf), 'COMMIT'].join('; '))).slice(1, -1),
-  );
+  return onConnection(db, statements, async (client) => resultsOf(await client.query(['BEGIN', ...statements.map(sqlOf), 'COMMIT'].join('; '))).slice(1, -1));
 }
 
 /** A pooled connection with `statements`' prepared ones PREPAREd on it, for `use`; ROLLBACK if it fails. */

@@ -12,7 +12,6 @@ interface PgClient {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
 
-
 /**
  * Runs a statement as a named prepared statement of a pooled connection (the transaction's, when
  * `manager` runs one): PostgreSQL parses it once per connection and, once its plans settle, plans

@@ -126,7 +126,9 @@ export type JobDataOf<Q extends QueueName, N extends JobNameOf<Q>> = Extract<Job
 
 /** `names` when it lists every job name of queue Q; a type error naming the missing ones otherwise. */
 function everyJobOf<Q extends QueueName>() {
-  return <const L extends readonly JobNameOf<Q>[]>(names: [Exclude<JobNameOf<Q>, L[number]>] extends [never] ? L : { missing: Exclude<JobNameOf<Q>, L[number]> }): L => names as L;
+  return <const L extends readonly JobNameOf<Q>[]>(
+    names: [Exclude<JobNameOf<Q>, L[number]>] extends [never] ? L : { missing: Exclude<JobNameOf<Q>, L[number]> },
+  ): L => names as L;
 }
 
 /**

@@ -15,9 +15,7 @@ describe('HandlerRegistry', () => {
   it('refuses a second handler for the same job, naming both', () => {
     const registry = new HandlerRegistry();
     registry.register(QueueName.BillingSettle, 'queue.probe', handler, 'First');
-    expect(() => registry.register(QueueName.BillingSettle, 'queue.probe', handler, 'Second')).toThrow(
-      /two handlers: First and Second/,
-    );
+    expect(() => registry.register(QueueName.BillingSettle, 'queue.probe', handler, 'Second')).toThrow(/two handlers: First and Second/);
   });
 
   it('fails start-up when a consumed job has no handler', () => {

@@ -44,7 +44,9 @@ describe('OutboxRelay (PostgreSQL, Redis)', () => {
   }
 
   const enqueuedAt = async (ids: string[]): Promise<(Date | null)[]> =>
-    (await db.query(`SELECT enqueued_at FROM outbox WHERE id = ANY($1::bigint[]) ORDER BY id`, [ids])).map((row: { enqueued_at: Date | null }) => row.enqueued_at);
+    (await db.query(`SELECT enqueued_at FROM outbox WHERE id = ANY($1::bigint[]) ORDER BY id`, [ids])).map(
+      (row: { enqueued_at: Date | null }) => row.enqueued_at,
+    );
 
   it('answers once the jobs are in their queue, and marks the rows of relays close together with one UPDATE a little later', async () => {
     const groups = await Promise.all([committed(2), committed(1), committed(3)]);

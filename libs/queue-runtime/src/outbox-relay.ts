@@ -52,7 +52,11 @@ export class OutboxRelay implements BeforeApplicationShutdown, OnApplicationShut
     }
     if (ids.length > 0) {
       this.marking.track(
-        this.marks.submit({ ids, at }).catch((error: unknown) => this.logger.warn({ msg: 'could not mark relayed outbox rows; the sweeper will enqueue them again, harmlessly', rows: ids.length, err: error })),
+        this.marks
+          .submit({ ids, at })
+          .catch((error: unknown) =>
+            this.logger.warn({ msg: 'could not mark relayed outbox rows; the sweeper will enqueue them again, harmlessly', rows: ids.length, err: error }),
+          ),
       );
     }
     return true;

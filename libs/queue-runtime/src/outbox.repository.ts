@@ -33,11 +33,10 @@ export class OutboxRepository {
   async markEnqueued(groups: readonly { ids: readonly string[]; at: Date }[]): Promise<void> {
     const rows = groups.flatMap((group) => group.ids.map((id) => [id, group.at.toISOString()] as const));
     if (rows.length === 0) return;
-    await queryPrepared(
-      this.db.manager,
-      `UPDATE outbox o SET enqueued_at = v.at FROM unnest($1::bigint[], $2::timestamptz[]) AS v(id, at) WHERE o.id = v.id`,
-      [rows.map(([id]) => id), rows.map(([, at]) => at)],
-    );
+    await queryPrepared(this.db.manager, `UPDATE outbox o SET enqueued_at = v.at FROM unnest($1::bigint[], $2::timestamptz[]) AS v(id, at) WHERE o.id = v.id`, [
+      rows.map(([id]) => id),
+      rows.map(([, at]) => at),
+    ]);
   }
 
   /** Jobs committed more than `olderThanMs` ago and still not enqueued, oldest first. */

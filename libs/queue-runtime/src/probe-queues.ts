@@ -19,11 +19,7 @@ const POLL_MS = 50;
  * every queue has a live consumer. It polls the job rather than listening to queue events, whose
  * stream can deliver a fast completion before the listener reads it. Probes expire after a minute.
  */
-export async function probeQueues(
-  target: { redisUrl: string; prefix: string },
-  queues: readonly QueueName[],
-  timeoutMs = 10_000,
-): Promise<ProbeOutcome[]> {
+export async function probeQueues(target: { redisUrl: string; prefix: string }, queues: readonly QueueName[], timeoutMs = 10_000): Promise<ProbeOutcome[]> {
   const connection = createRedisConnection(target.redisUrl, 'probe', 'queue-probe', { enableOfflineQueue: true });
   try {
     return await Promise.all(queues.map((queue) => probeOne(new Queue(queue, { connection, prefix: target.prefix }), timeoutMs)));

@@ -21,12 +21,7 @@ export class QueueProducer implements OnApplicationShutdown {
 
   constructor(@Inject(QUEUE_RUNTIME_OPTIONS) private readonly options: QueueRuntimeOptions) {}
 
-  async enqueue<Q extends QueueName, N extends JobNameOf<Q>>(
-    queue: Q,
-    name: N,
-    data: JobDataOf<Q, N>,
-    options: EnqueueOptions,
-  ): Promise<void> {
+  async enqueue<Q extends QueueName, N extends JobNameOf<Q>>(queue: Q, name: N, data: JobDataOf<Q, N>, options: EnqueueOptions): Promise<void> {
     await this.queue(queue).add(name, data, {
       jobId: options.jobId,
       delay: options.delayMs,

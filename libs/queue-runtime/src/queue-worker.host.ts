@@ -88,8 +88,6 @@ export class QueueWorkerHost implements OnApplicationBootstrap, OnApplicationShu
     const handler = this.registry.lookup(queue, job.name);
     if (!handler) throw new UnrecoverableError(`no handler for ${queue} job "${job.name}"`);
     const jobId = job.id ?? 'unknown';
-    return runWithLogContext({ jobId, queue }, () =>
-      handler(job.data, { jobId, queue, attempt: job.attemptsMade + 1 }),
-    );
+    return runWithLogContext({ jobId, queue }, () => handler(job.data, { jobId, queue, attempt: job.attemptsMade + 1 }));
   }
 }

@@ -5,12 +5,7 @@ import Redis, { type RedisOptions } from 'ioredis';
  * wait for Redis to come back rather than fail); producers fail fast instead, so an HTTP request
  * answers 503 rather than hang while Redis is down.
  */
-export function createRedisConnection(
-  url: string,
-  role: 'worker' | 'producer' | 'probe',
-  name: string,
-  extra: RedisOptions = {},
-): Redis {
+export function createRedisConnection(url: string, role: 'worker' | 'producer' | 'probe', name: string, extra: RedisOptions = {}): Redis {
   const options: RedisOptions = {
     ...extra,
     connectionName: `${name}:${role}`,

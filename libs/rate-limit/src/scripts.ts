@@ -104,4 +104,3 @@ export async function runScript(redis: Redis, script: { text: string; sha: strin
     return (await redis.eval(script.text, keys.length, ...keys, ...args)) as number[];
   }
 }
-

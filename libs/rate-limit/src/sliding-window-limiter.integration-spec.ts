@@ -123,8 +123,16 @@ describe('SlidingWindowLimiter (Redis)', () => {
       if (!refused.allowed) expect(refused.retryAfterMs).toBeGreaterThan(3_500_000);
       // The refusal took nothing in the other window: one slot is left there.
       expect((await minute.usage(b, 3)).used).toBe(2);
-      expect(await takeAll([{ limiter: minute, key: b, limit: 3 }, { limiter: hour, key: randomUUID(), limit: 2 }])).toMatchObject({ allowed: true });
-      const second = await takeAll([{ limiter: hour, key: randomUUID(), limit: 5 }, { limiter: minute, key: b, limit: 3 }]);
+      expect(
+        await takeAll([
+          { limiter: minute, key: b, limit: 3 },
+          { limiter: hour, key: randomUUID(), limit: 2 },
+        ]),
+      ).toMatchObject({ allowed: true });
+      const second = await takeAll([
+        { limiter: hour, key: randomUUID(), limit: 5 },
+        { limiter: minute, key: b, limit: 3 },
+      ]);
       expect(second).toMatchObject({ allowed: false, refused: 1, used: 3, limit: 3 });
       if (!second.allowed) expect(second.retryAfterMs).toBeLessThanOrEqual(60_000);
     });
@@ -153,7 +161,10 @@ describe('SlidingWindowLimiter (Redis)', () => {
       // Every take counts against the company (limit 20); every third also against a prefix (limit 4).
       const takesOf = (i: number) =>
         i % 3 === 0
-          ? [{ limiter: minute, key: company, limit: 20 }, { limiter: hour, key: prefixKey, limit: 4 }]
+          ? [
+              { limiter: minute, key: company, limit: 20 },
+              { limiter: hour, key: prefixKey, limit: 4 },
+            ]
           : [{ limiter: minute, key: company, limit: 20 }];
       const calls = jest.spyOn(redis, 'evalsha');
       let decisions: Awaited<ReturnType<typeof takeAll>>[];
@@ -172,7 +183,9 @@ describe('SlidingWindowLimiter (Redis)', () => {
         if (i % 3 === 0) prefixUsed += 1;
         return { allowed: true, used: companyUsed };
       });
-      expect(decisions.map((d) => (d.allowed ? { allowed: true, used: d.used } : { allowed: false, refused: d.refused, used: d.used, limit: d.limit }))).toEqual(expected);
+      expect(
+        decisions.map((d) => (d.allowed ? { allowed: true, used: d.used } : { allowed: false, refused: d.refused, used: d.used, limit: d.limit })),
+      ).toEqual(expected);
       expect((await minute.usage(company, 20)).used).toBe(20);
       expect((await hour.usage(prefixKey, 4)).used).toBe(4);
     });

@@ -2,9 +2,7 @@ import type Redis from 'ioredis';
 import { runScript, SCRIPTS } from './scripts';
 import { takeBatchesOn } from './take-batches';
 
-export type RateDecision =
-  | { allowed: true; used: number; limit: number; slot: string }
-  | { allowed: false; used: number; limit: number; retryAfterMs: number };
+export type RateDecision = { allowed: true; used: number; limit: number; slot: string } | { allowed: false; used: number; limit: number; retryAfterMs: number };
 
 export interface RateUsage {
   used: number;

@@ -14,11 +14,11 @@ export interface AdminRun {
 /** Runs the compiled admin tool (after `npm run build`) as an operator would, with the run's env. */
 export function runAdmin(args: string[], env: Record<string, string> = {}): Promise<AdminRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['-r', join(ROOT, 'tools/runtime/register.js'), join(ROOT, 'dist/out/tools/admin/src/main.js'), ...args],
-      { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, ['-r', join(ROOT, 'tools/runtime/register.js'), join(ROOT, 'dist/out/tools/admin/src/main.js'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

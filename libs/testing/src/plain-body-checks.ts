@@ -37,7 +37,12 @@ export async function checkPlainBodiesLikeThePipe(dto: new () => object, space: 
     if (!fast) continue;
     fastPassed++;
     const expected = instanceOfPlainBody(dto, body);
-    if (made === undefined || !(made instanceof dto) || JSON.stringify(made) !== JSON.stringify(expected) || Object.keys(made).join() !== Object.keys(expected).join()) {
+    if (
+      made === undefined ||
+      !(made instanceof dto) ||
+      JSON.stringify(made) !== JSON.stringify(expected) ||
+      Object.keys(made).join() !== Object.keys(expected).join()
+    ) {
       throw new Error(`the check passed ${JSON.stringify(body)}, which the pipe ${made === undefined ? 'refused' : `made into ${JSON.stringify(made)}`}`);
     }
   }

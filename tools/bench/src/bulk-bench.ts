@@ -15,7 +15,17 @@
 import { join } from 'node:path';
 import { positive, say } from './bench-process';
 import { APPS, createBenchCompany, hostMachine, newRun, withBench, type Bench, type BenchCompany, type Run, type RunEnv } from './bench-run';
-import { campaignRequest, followCampaign, postCampaign, recipients, simulatorStats, warmUpCampaign, WARMUP_RECIPIENTS, type Followed, type Posted } from './bulk-campaign';
+import {
+  campaignRequest,
+  followCampaign,
+  postCampaign,
+  recipients,
+  simulatorStats,
+  warmUpCampaign,
+  WARMUP_RECIPIENTS,
+  type Followed,
+  type Posted,
+} from './bulk-campaign';
 import { BENCH_PROCESS, BULK_TARGETS, bulkVerdicts, type AcceptFigures, type BulkFigures } from './bulk-results';
 import { campaignOutcome, storedCampaign, type CampaignOutcome } from './campaign-figures';
 import { tableFigures } from './database-figures';
@@ -108,7 +118,12 @@ function figuresOf(m: BulkMeasured, run: BulkRun): BulkFigures {
     submit100kS: allSubmitted ? outcome.lastSubmittedAfterS : null,
     atSimulator100kS: m.dispatch.result.simulatorGotAllAfterS,
     receipts100kS: allFinal ? outcome.lastFinalAfterS : null,
-    reached100k: { messages: outcome.messages, submittedParts: outcome.submittedParts, finalMessages: outcome.finalMessages, atSimulator: m.dispatch.result.simulatorAccepted },
+    reached100k: {
+      messages: outcome.messages,
+      submittedParts: outcome.submittedParts,
+      finalMessages: outcome.finalMessages,
+      atSimulator: m.dispatch.result.simulatorAccepted,
+    },
     timeoutS: run.timeoutS,
     accept1M: acceptFigures(m.accept1M.result),
     peakRssMiB: peakByName(m.memory.filter((p) => [...APPS, BENCH_PROCESS].includes(p.name))),
@@ -123,16 +138,32 @@ function details(run: BulkRun, host: Machine, m: BulkMeasured, figures: BulkFigu
     started: run.started.toISOString(),
     revision: run.rev,
     machine: host,
-    settings: { apps: APPS, logLevel: 'warn', stackEnv: BULK_STACK_ENV, recipients: [SMALL, LARGE], warmupRecipients: WARMUP_RECIPIENTS, batchSize: 'default (1000)', pollMs: POLL_MS, timeoutS: run.timeoutS },
+    settings: {
+      apps: APPS,
+      logLevel: 'warn',
+      stackEnv: BULK_STACK_ENV,
+      recipients: [SMALL, LARGE],
+      warmupRecipients: WARMUP_RECIPIENTS,
+      batchSize: 'default (1000)',
+      pollMs: POLL_MS,
+      timeoutS: run.timeoutS,
+    },
     figures,
     targets: BULK_TARGETS,
     verdicts: bulkVerdicts(figures),
-    cpuMsPerMessage: { note: `${COST_NOTE} Here over both phases of the 100,000 (accept100k, then dispatch100k: from sending the request until every message was final), divided by ${SMALL}.`, ...cost },
+    cpuMsPerMessage: {
+      note: `${COST_NOTE} Here over both phases of the 100,000 (accept100k, then dispatch100k: from sending the request until every message was final), divided by ${SMALL}.`,
+      ...cost,
+    },
     campaign100k: { outcome: m.outcome, polled: m.dispatch.result, simulatorStats: m.simulator, databaseAfter: m.database },
     campaign1M: { stored: m.stored1M, acceptedWhileThe100kStillDispatched: m.dispatch.result.timedOut },
     memory: { before1M: m.memoryBefore1M, atEnd: m.memory },
     phases: {
-      accept100k: observedDetails(m.accept100k, SMALL, 'the campaign’s recipients; mostly 0 here: the backends report about a second later, and the dispatch starts with the answer'),
+      accept100k: observedDetails(
+        m.accept100k,
+        SMALL,
+        'the campaign’s recipients; mostly 0 here: the backends report about a second later, and the dispatch starts with the answer',
+      ),
       dispatch100k: observedDetails(m.dispatch, SMALL, 'the campaign’s messages; includes the benchmark’s polls and the second after'),
       accept1M: observedDetails(m.accept1M, LARGE, 'the campaign’s recipients, and the second after'),
     },
@@ -150,13 +181,17 @@ function details(run: BulkRun, host: Machine, m: BulkMeasured, figures: BulkFigu
 function summary(f: BulkFigures, m: BulkMeasured, host: Machine, run: BulkRun, cpu: { line: string; cost: string }, path: string): string {
   const v = bulkVerdicts(f);
   const met = (value: boolean) => (value ? 'met' : 'NOT met');
-  const sim = m.simulator ? `simulator: ${m.simulator['accepted']} submit_sm accepted, ${m.simulator['receipts_sent']} receipts sent (warm-up included)` : 'simulator: no /stats';
+  const sim = m.simulator
+    ? `simulator: ${m.simulator['accepted']} submit_sm accepted, ${m.simulator['receipts_sent']} receipts sent (warm-up included)`
+    : 'simulator: no /stats';
   return [
     `bulk: 100,000 accepted in ${f.accept100k.ms} ms (HTTP ${f.accept100k.status}, ${f.accept100k.requestMB} MB) — target ≤ ${BULK_TARGETS.accept100kMs} ms: ${met(v.accept100k)}`,
     `  all submitted ${f.submit100kS ?? '—'} s after (all at the simulator ${f.atSimulator100kS ?? '—'} s after) — target ≤ ${BULK_TARGETS.submit100kS} s: ${met(v.submit100k)}; all receipts stored ${f.receipts100kS ?? '—'} s after — target ≤ ${BULK_TARGETS.receipts100kS} s: ${met(v.receipts100k)}`,
     `  reached: ${m.outcome.messages} messages, ${m.outcome.submittedParts} parts submitted, ${m.outcome.receiptsStored} receipts stored, ${m.outcome.finalMessages} final (${m.outcome.deliveredMessages} delivered); ${sim}`,
     `  1,000,000 scheduled accepted in ${f.accept1M.ms} ms (HTTP ${f.accept1M.status}, ${f.accept1M.requestMB} MB); gateway peak ≤ ${BULK_TARGETS.gatewayPeak1MMiB} MiB: ${met(v.gatewayMemory1M)}`,
-    `  peak MiB: ${Object.entries(f.peakRssMiB).map(([name, mib]) => `${name} ${mib}`).join(', ')} (gateway before the 1,000,000: ${f.gatewayPeakBefore1MMiB})`,
+    `  peak MiB: ${Object.entries(f.peakRssMiB)
+      .map(([name, mib]) => `${name} ${mib}`)
+      .join(', ')} (gateway before the 1,000,000: ${f.gatewayPeakBefore1MMiB})`,
     `  CPU while dispatching (% of one core): ${cpu.line}`,
     `  CPU ms per campaign message, from its request to its final state: ${cpu.cost}`,
     `  ${perItemLine(perItem(m.dispatch.cpu, SMALL), 'campaign message while dispatching', BENCH)}`,

@@ -198,7 +198,12 @@ const SETTLE_TIMEOUT_S = 120;
  * not come within SETTLE_TIMEOUT_S.
  */
 export async function stopCampaign(db: Client, gatewayUrl: string, company: Company, campaignId: string): Promise<void> {
-  const response = await fetch(`${gatewayUrl}/sms/campaigns/${campaignId}/cancel`, { method: 'POST', headers: jsonRequestHeaders(company), body: '{}', signal: AbortSignal.timeout(30_000) });
+  const response = await fetch(`${gatewayUrl}/sms/campaigns/${campaignId}/cancel`, {
+    method: 'POST',
+    headers: jsonRequestHeaders(company),
+    body: '{}',
+    signal: AbortSignal.timeout(30_000),
+  });
   const answer = await response.text();
   // 409: nothing left to cancel, every batch had started.
   if (!response.ok && response.status !== 409) throw new Error(`cancelling campaign ${campaignId} answered ${response.status}: ${answer.slice(0, 300)}`);

@@ -148,5 +148,7 @@ export async function tableFigures(db: Client, tables: readonly string[]): Promi
      FROM pg_stat_user_tables WHERE relname = ANY($1::text[]) ORDER BY relname`,
     [tables],
   );
-  return rows.map((row) => Object.fromEntries(Object.entries(row).map(([name, value]) => [name, typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value])));
+  return rows.map((row) =>
+    Object.fromEntries(Object.entries(row).map(([name, value]) => [name, typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value])),
+  );
 }

@@ -7,7 +7,10 @@ import { connect, type Socket } from 'node:net';
 
 /** Why a request got no answer: `timeout` (none within the time allowed) or `error` (the connection failed). */
 export class RequestFailed extends Error {
-  constructor(readonly reason: 'timeout' | 'error', message: string) {
+  constructor(
+    readonly reason: 'timeout' | 'error',
+    message: string,
+  ) {
     super(message);
     this.name = 'RequestFailed';
   }
@@ -33,7 +36,12 @@ class Connection {
   private received: Buffer = Buffer.alloc(0);
   private readonly socket: Socket;
 
-  constructor(host: string, port: number, private readonly onFree: (connection: Connection) => void, private readonly onGone: (connection: Connection) => void) {
+  constructor(
+    host: string,
+    port: number,
+    private readonly onFree: (connection: Connection) => void,
+    private readonly onGone: (connection: Connection) => void,
+  ) {
     this.socket = connect({ host, port, noDelay: true });
     this.socket.on('data', (chunk: Buffer) => this.read(chunk));
     this.socket.on('error', () => undefined);
@@ -96,7 +104,13 @@ export class KeepAliveClient {
   private readonly host: string;
   private readonly port: number;
 
-  constructor(origin: string, path: string, headers: Record<string, string>, private readonly connections: number, private readonly timeoutMs: number) {
+  constructor(
+    origin: string,
+    path: string,
+    headers: Record<string, string>,
+    private readonly connections: number,
+    private readonly timeoutMs: number,
+  ) {
     const url = new URL(origin);
     this.host = url.hostname;
     this.port = Number(url.port || 80);
@@ -126,7 +140,12 @@ export class KeepAliveClient {
   }
 
   private open(): Connection {
-    const connection = new Connection(this.host, this.port, (c) => this.next(c), (c) => this.drop(c));
+    const connection = new Connection(
+      this.host,
+      this.port,
+      (c) => this.next(c),
+      (c) => this.drop(c),
+    );
     this.all.add(connection);
     return connection;
   }

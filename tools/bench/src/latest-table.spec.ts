@@ -87,7 +87,18 @@ const bulkFigures = (overrides: Partial<BulkFigures> = {}): BulkFigures => ({
 });
 
 function bulk(figures: BulkFigures, verdicts: BulkRecord['verdicts']): BulkRecord {
-  return { benchmark: 'bulk', started: '2026-11-26T03:33:43Z', commit: '6ac7429', dirty: true, machine: amd, settings: {}, figures, verdicts, cpu: null, file: 'bulk-x.json' };
+  return {
+    benchmark: 'bulk',
+    started: '2026-11-26T03:33:43Z',
+    commit: '6ac7429',
+    dirty: true,
+    machine: amd,
+    settings: {},
+    figures,
+    verdicts,
+    cpu: null,
+    file: 'bulk-x.json',
+  };
 }
 
 describe('the table of latest runs', () => {
@@ -110,7 +121,10 @@ describe('the table of latest runs', () => {
     expect(targetsCell(sms('2026-11-25T12:33:44Z', amd))).toBe(
       '5,012 accepted/s with p99 23 ms (≥ 4,000 with ≤ 30): met; submit_sm p99 26 ms at the simulator (≤ 50): met',
     );
-    const old = sms('2026-11-23T22:35:24Z', xeon, { figures: load(70, 83, { acceptedPerSecond: 1_565, atSimulator: null }), verdicts: { throughput: false, submit: false } });
+    const old = sms('2026-11-23T22:35:24Z', xeon, {
+      figures: load(70, 83, { acceptedPerSecond: 1_565, atSimulator: null }),
+      verdicts: { throughput: false, submit: false },
+    });
     expect(targetsCell(old)).toBe('1,565 accepted/s with p99 70 ms (≥ 4,000 with ≤ 30): **not met**; submit p99 83 ms at the record (≤ 50): **not met**');
   });
 
@@ -127,7 +141,13 @@ describe('the table of latest runs', () => {
   it('judges otp during a campaign over the part of the window while it drained, when that is what was judged', () => {
     const during: CampaignCaseFigures = {
       ...campaign(24.3, 15.9, 20),
-      whileDraining: { spanS: 20, accepted: 10_000, acceptedPerSecond: 500, latencyMs: { p50: 9, p99: 40.4, p999: 50, max: 60 }, submit: { samples: 10_000, p50Ms: 5, p99Ms: 23.5, maxMs: 40 } },
+      whileDraining: {
+        spanS: 20,
+        accepted: 10_000,
+        acceptedPerSecond: 500,
+        latencyMs: { p50: 9, p99: 40.4, p999: 50, max: 60 },
+        submit: { samples: 10_000, p50Ms: 5, p99Ms: 23.5, maxMs: 40 },
+      },
     };
     expect(targetsCell(otp({ duringCampaign: during }))).toContain('during a campaign p99 ×1.98, submit p99 ×2.00 of the mean of the alone windows');
   });
@@ -148,7 +168,11 @@ describe('the table of latest runs', () => {
   });
 
   it('makes one row a run: the machine, the commit, the targets, the CPU a message cost and the note', () => {
-    const cpu = { percentOfOneCore: { gateway: 45 }, machineBusyPercent: 88, msPerMessage: perMessage({ gateway: 45_000, postgres: 60_000, redis: null }, 150_000, 31) };
+    const cpu = {
+      percentOfOneCore: { gateway: 45 },
+      machineBusyPercent: 88,
+      msPerMessage: perMessage({ gateway: 45_000, postgres: 60_000, redis: null }, 150_000, 31),
+    };
     const table = latestTable([sms('2026-11-26T08:01:02Z', xeon, { dirty: true, cpu, note: '2 cores | shared with others' })]);
     expect(table).toBe(
       [

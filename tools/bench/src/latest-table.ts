@@ -58,7 +58,9 @@ function bulkTargets({ figures: f, verdicts: v }: BulkRecord): string {
   const progress = (value: number | null, reached: number, what: string, got: string) =>
     value === null ? `${count(reached)} of ${count(total)} ${got} within ${f.timeoutS} s` : `all ${what} in ${value.toFixed(1)} s`;
   const accept = ({ recipients, ms, status }: BulkRecord['figures']['accept100k']) =>
-    status !== null && status >= 200 && status < 300 ? `${count(recipients)} accepted in ${count(ms)} ms` : `${count(recipients)} ${status === null ? 'not answered' : `refused (HTTP ${status})`}`;
+    status !== null && status >= 200 && status < 300
+      ? `${count(recipients)} accepted in ${count(ms)} ms`
+      : `${count(recipients)} ${status === null ? 'not answered' : `refused (HTTP ${status})`}`;
   return [
     `${accept(f.accept100k)} (≤ ${count(BULK_TARGETS.accept100kMs)}): ${met(v.accept100k)}`,
     `${progress(f.submit100kS, f.reached100k.submittedParts, 'submitted', 'submitted')} (≤ ${BULK_TARGETS.submit100kS}): ${met(v.submit100k)}`,
@@ -98,18 +100,20 @@ export function latestTable(records: readonly RunRecord[]): string {
   const lines = [
     '| benchmark | machine | latest run | against the targets | CPU ms per message: sum (each process) | note |',
     '|---|---|---|---|---|---|',
-    ...latestRuns(records).map((record) =>
-      [
-        record.benchmark,
-        machineKind(record.machine),
-        `${record.started.slice(0, 16).replace('T', ' ')} \`${record.commit}${record.dirty ? '+dirty' : ''}\``,
-        targetsCell(record),
-        costCell(record.cpu?.msPerMessage),
-        record.note ?? '',
-      ]
-        .map(escape)
-        .join(' | '),
-    ).map((row) => `| ${row} |`),
+    ...latestRuns(records)
+      .map((record) =>
+        [
+          record.benchmark,
+          machineKind(record.machine),
+          `${record.started.slice(0, 16).replace('T', ' ')} \`${record.commit}${record.dirty ? '+dirty' : ''}\``,
+          targetsCell(record),
+          costCell(record.cpu?.msPerMessage),
+          record.note ?? '',
+        ]
+          .map(escape)
+          .join(' | '),
+      )
+      .map((row) => `| ${row} |`),
   ];
   return `${lines.join('\n')}\n`;
 }

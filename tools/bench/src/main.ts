@@ -30,7 +30,7 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
 };
 
 function usage(): string {
-  return 'usage: npm run bench -- <sms|otp|bulk|report>\n  env: BENCH_DURATION_S (default 30), BENCH_CONNECTIONS (default 64), BENCH_OTP_RATE (otp, default 500),\n       BENCH_BULK_TIMEOUT_S (bulk: how long to follow the 100,000, default 600),\n       BENCH_KEEP_DATABASE=1 (keep the run\'s database afterwards, to study its timestamps or plans),\n       BENCH_NOTE (a note for the run\'s record: what may make its figures off, e.g. a busy machine)\n';
+  return "usage: npm run bench -- <sms|otp|bulk|report>\n  env: BENCH_DURATION_S (default 30), BENCH_CONNECTIONS (default 64), BENCH_OTP_RATE (otp, default 500),\n       BENCH_BULK_TIMEOUT_S (bulk: how long to follow the 100,000, default 600),\n       BENCH_KEEP_DATABASE=1 (keep the run's database afterwards, to study its timestamps or plans),\n       BENCH_NOTE (a note for the run's record: what may make its figures off, e.g. a busy machine)\n";
 }
 
 async function main(argv: string[]): Promise<number> {

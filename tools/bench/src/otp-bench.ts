@@ -16,13 +16,34 @@
 //   7. bench/results/otp-<date>.json, a record in bench/results/runs.jsonl, the README's table.
 import { join } from 'node:path';
 import { positive, runAdmin, say } from './bench-process';
-import { APPS, createBenchCompany, createCompany, hostMachine, newRun, RECEIPT_DELAY_MS, withBench, type Bench, type BenchCompany, type Run } from './bench-run';
+import {
+  APPS,
+  createBenchCompany,
+  createCompany,
+  hostMachine,
+  newRun,
+  RECEIPT_DELAY_MS,
+  withBench,
+  type Bench,
+  type BenchCompany,
+  type Run,
+} from './bench-run';
 import { stopCampaign, WARMUP_RECIPIENTS } from './bulk-campaign';
 import { numbers, throwIfInterrupted, type LoadRequest } from './http-load';
 import { DRAIN_TIMEOUT_S, measureLoad, WARMUP_S, windowDetails, type LoadOptions, type Measured } from './measure-window';
 import { CAMPAIGN_RECIPIENTS, measureDuringCampaign, type CampaignCase } from './otp-campaign-case';
 import { cpuLine, LOAD_GENERATOR, perItem, perItemLine, phaseCost, type Observed } from './phase-observer';
-import { aloneReference, judgedPart, MIN_DRAINING_S, non2xxCell, OTP_TARGETS, otpVerdicts, ratio, type OtpBenchFigures, type WhileDraining } from './otp-results';
+import {
+  aloneReference,
+  judgedPart,
+  MIN_DRAINING_S,
+  non2xxCell,
+  OTP_TARGETS,
+  otpVerdicts,
+  ratio,
+  type OtpBenchFigures,
+  type WhileDraining,
+} from './otp-results';
 import { otpStages, type OtpStages } from './otp-stages';
 import { costCell } from './process-cost';
 import { arrivalLine, describeMachine, fileStamp, loadFigures, submitLine, type LoadFigures, type Machine, type Revision } from './results';
@@ -55,7 +76,10 @@ async function prepareCompanies(root: string, env: NodeJS.ProcessEnv): Promise<P
   say(`raising the company's OTP limit and the application's prefix limit to ${RAISED_LIMIT}`);
   const updated = await runAdmin(root, ['company:update', '--company', company.company_id, '--set', `otp_rate_limit=${RAISED_LIMIT}`], env);
   const app = await runAdmin(root, ['app:update', '--appid', company.appid, '--set', `otp_prefix_limit_per_hour=${RAISED_LIMIT}`], env);
-  const limits = { otpRateLimitPerMinute: updated['otp_rate_limit'], otpPrefixLimitPerHour: (app['settings'] as Record<string, unknown> | undefined)?.['otp_prefix_limit_per_hour'] };
+  const limits = {
+    otpRateLimitPerMinute: updated['otp_rate_limit'],
+    otpPrefixLimitPerHour: (app['settings'] as Record<string, unknown> | undefined)?.['otp_prefix_limit_per_hour'],
+  };
   if (limits.otpRateLimitPerMinute !== RAISED_LIMIT || limits.otpPrefixLimitPerHour !== RAISED_LIMIT) {
     throw new Error(`the admin tool did not raise the OTP limits: ${JSON.stringify(limits)}`);
   }
@@ -74,7 +98,13 @@ function settings(run: OtpRun, limits: RaisedLimits): object {
     stackEnv: { SMSC_RECEIPT_DELAY_MS: RECEIPT_DELAY_MS, SMSC_LATENCY_MS: 'default (0: each submit_sm answered at once)' },
     request: 'POST /otp/send { appid, recipient }, a different valid number each time',
     limits,
-    campaign: { company: 'Campaign, a second company', recipients: CAMPAIGN_RECIPIENTS, warmupRecipients: WARMUP_RECIPIENTS, mode: 1, batchSize: 'default (1000)' },
+    campaign: {
+      company: 'Campaign, a second company',
+      recipients: CAMPAIGN_RECIPIENTS,
+      warmupRecipients: WARMUP_RECIPIENTS,
+      mode: 1,
+      batchSize: 'default (1000)',
+    },
   };
 }
 
@@ -177,7 +207,8 @@ function summary({ figures, cpu, perOtp, stages }: Outcome, host: Machine, rev: 
   const c = during.campaign;
   const part = judgedPart(during);
   const reference = aloneReference(figures);
-  const worse = part === null ? 'not compared' : `p99 ×${ratio(part.p99Ms, reference.p99Ms) ?? '—'}, submit p99 ×${ratio(part.submitP99Ms, reference.submitP99Ms) ?? '—'}`;
+  const worse =
+    part === null ? 'not compared' : `p99 ×${ratio(part.p99Ms, reference.p99Ms) ?? '—'}, submit p99 ×${ratio(part.submitP99Ms, reference.submitP99Ms) ?? '—'}`;
   const spread = reference.aloneAgainRatio;
   const again = figures.aloneAgain;
   const over = part === null || part.partS === null ? 'the whole window' : `the window's first ${part.partS} s, until the campaign was all submitted`;
@@ -189,7 +220,12 @@ function summary({ figures, cpu, perOtp, stages }: Outcome, host: Machine, rev: 
     ...windowLines(during, figures.overallRate, stages.during, cpu.during, perOtp.during),
     `  campaign: parts submitted ${c.atWindowStart.partsSubmitted} at the window's start, ${c.atWindowEnd.partsSubmitted} at its end; all submitted ${c.allSubmittedAfterS ?? '—'} s after its answer`,
     ...whileDrainingLines(during.whileDraining),
-    ...(again === null ? [] : ['otp alone again, the rest of the campaign cancelled:', ...windowLines(again, figures.overallRate, stages.aloneAgain, cpu.aloneAgain, perOtp.aloneAgain)]),
+    ...(again === null
+      ? []
+      : [
+          'otp alone again, the rest of the campaign cancelled:',
+          ...windowLines(again, figures.overallRate, stages.aloneAgain, cpu.aloneAgain, perOtp.aloneAgain),
+        ]),
     `  target no more than ${OTP_TARGETS.duringCampaignMaxWorsePercent}% worse over ${over}, against the mean of the alone windows (${worse}): ${met(verdicts.duringCampaign, `the campaign was all submitted under ${MIN_DRAINING_S} s into the window`)}`,
     ...(spread === null ? [] : [`  the alone windows themselves: the second p99 ×${spread.p99 ?? '—'}, submit p99 ×${spread.submitP99 ?? '—'} the first's`]),
     `  machine: ${describeMachine(host)}; commit ${rev.commit}${rev.dirty ? ' (dirty tree)' : ''}`,
@@ -202,7 +238,10 @@ function summary({ figures, cpu, perOtp, stages }: Outcome, host: Machine, rev: 
 function windowCost(window: Observed<unknown>, otps: number, campaignIncluded: boolean): { record: CpuRecord; line: string } {
   const cost = phaseCost(window, otps);
   const per = campaignIncluded ? 'accepted OTP (the campaign’s work included)' : 'accepted OTP';
-  return { record: cpuRecord(window.cpu, LOAD_GENERATOR, cost), line: `CPU ms per ${per}: ${costCell(cost)}\n  ${perItemLine(perItem(window.cpu, otps), per)}` };
+  return {
+    record: cpuRecord(window.cpu, LOAD_GENERATOR, cost),
+    line: `CPU ms per ${per}: ${costCell(cost)}\n  ${perItemLine(perItem(window.cpu, otps), per)}`,
+  };
 }
 
 /** Writes bench/results/otp-<date>.json and the run's record, and prints the summary. */

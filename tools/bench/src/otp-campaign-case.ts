@@ -93,7 +93,8 @@ export async function measureDuringCampaign(
   say(`campaign parts submitted: ${campaign.atWindowStart.partsSubmitted} at the window's start, ${campaign.atWindowEnd.partsSubmitted} at its end`);
   const companyId = options.companyId as string;
   const part = await whileDraining(db, posted, measured, campaign, companyId);
-  if (part !== null) say(`the campaign was all submitted ${part.spanS} s into the window: the target is judged over that part if it is at least ${MIN_DRAINING_S} s`);
+  if (part !== null)
+    say(`the campaign was all submitted ${part.spanS} s into the window: the target is judged over that part if it is at least ${MIN_DRAINING_S} s`);
   const stages = await otpStages(db, companyId, measured.window.start, measured.window.end);
   return { posted, measured, campaign, whileDraining: part, outcomeAfterDrain, simulator: await simulatorStats(bench.simulatorUrl), stages };
 }

@@ -1,4 +1,13 @@
-import { aloneReference, non2xxCell, otpVerdicts, ratio, type CampaignCaseFigures, type CampaignDuringWindow, type OtpBenchFigures, type WhileDraining } from './otp-results';
+import {
+  aloneReference,
+  non2xxCell,
+  otpVerdicts,
+  ratio,
+  type CampaignCaseFigures,
+  type CampaignDuringWindow,
+  type OtpBenchFigures,
+  type WhileDraining,
+} from './otp-results';
 
 const load = {
   durationS: 15.02,
@@ -35,7 +44,13 @@ const part = (overrides: Partial<WhileDraining> = {}): WhileDraining => ({
   submit: { samples: 6_100, p50Ms: 13, p99Ms: 48, maxMs: 90 },
   ...overrides,
 });
-const figures = (overrides: Partial<OtpBenchFigures> = {}): OtpBenchFigures => ({ ...load, overallRate: 500, duringCampaign: during(), aloneAgain: null, ...overrides });
+const figures = (overrides: Partial<OtpBenchFigures> = {}): OtpBenchFigures => ({
+  ...load,
+  overallRate: 500,
+  duringCampaign: during(),
+  aloneAgain: null,
+  ...overrides,
+});
 const latency = (p99: number) => ({ p50: 5, p99, p999: 20, max: 31, mean: 5.6 });
 
 describe('otp bench results', () => {
@@ -83,7 +98,8 @@ describe('otp bench results', () => {
     const first = { latencyMs: latency(200), submit: { ...load.submit, p99Ms: 100 } };
     const aloneAgain = { ...load, latencyMs: latency(240), submit: { ...load.submit, p99Ms: 120 } };
     const withCampaign = (p99: number, submitP99: number) =>
-      otpVerdicts(figures({ ...first, aloneAgain, duringCampaign: during({ latencyMs: latency(p99), submit: { ...load.submit, p99Ms: submitP99 } }) })).duringCampaign;
+      otpVerdicts(figures({ ...first, aloneAgain, duringCampaign: during({ latencyMs: latency(p99), submit: { ...load.submit, p99Ms: submitP99 } }) }))
+        .duringCampaign;
     // The reference: p99 (200 + 240) / 2 = 220, submit p99 110; 10% more is 242 and 121.
     expect(withCampaign(242, 121)).toBe(true);
     expect(withCampaign(243, 121)).toBe(false);
@@ -119,7 +135,8 @@ describe('otp bench results', () => {
   });
 
   it('does not judge the campaign case when the campaign was all submitted before the window ended', () => {
-    const drainedAt = (allSubmittedAfterS: number | null) => otpVerdicts(figures({ duringCampaign: during({ campaign: { ...draining, allSubmittedAfterS } }) })).duringCampaign;
+    const drainedAt = (allSubmittedAfterS: number | null) =>
+      otpVerdicts(figures({ duringCampaign: during({ campaign: { ...draining, allSubmittedAfterS } }) })).duringCampaign;
     expect(drainedAt(14.9)).toBeNull();
     expect(drainedAt(15)).toBeNull();
     expect(drainedAt(15.1)).toBe(true);
@@ -127,7 +144,8 @@ describe('otp bench results', () => {
   });
 
   it('judges the campaign case over the window until the campaign was all submitted, when that lasted 10 s', () => {
-    const judged = (whileDraining: WhileDraining | null) => otpVerdicts(figures({ duringCampaign: during({ campaign: drainedAt12, whileDraining }) })).duringCampaign;
+    const judged = (whileDraining: WhileDraining | null) =>
+      otpVerdicts(figures({ duringCampaign: during({ campaign: drainedAt12, whileDraining }) })).duringCampaign;
     // alone: p99 14, submit p99 45; the whole second window (p99 14, submit 45) would pass either way.
     expect(judged(part())).toBe(true);
     expect(judged(part({ latencyMs: { p50: 6, p99: 15.5, p999: 25, max: 40 } }))).toBe(false);

@@ -41,4 +41,3 @@ export async function otpStages(db: Client, companyId: string, from: Date, to: D
   const n = (key: string) => ms(r[key] === null ? null : Number(r[key]));
   return { enqueued: Number(r['enqueued']), createdToEnqueuedMs: { p50: n('e50'), p99: n('e99') }, enqueuedToSubmittedMs: { p50: n('s50'), p99: n('s99') } };
 }
-

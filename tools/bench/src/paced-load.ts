@@ -21,7 +21,14 @@ interface Tally {
   timeouts: number;
 }
 
-export function pacedLoad(url: string, load: LoadRequest, connections: number, durationS: number, rate: number, stop: { stopped: boolean }): Promise<LoadResult> {
+export function pacedLoad(
+  url: string,
+  load: LoadRequest,
+  connections: number,
+  durationS: number,
+  rate: number,
+  stop: { stopped: boolean },
+): Promise<LoadResult> {
   const client = new KeepAliveClient(url, load.path, jsonRequestHeaders(load.company), connections, TIMEOUT_MS);
   const tally: Tally = { latencies: [], dues: [], statusCodes: new Map(), errors: 0, timeouts: 0 };
   const total = Math.round(rate * durationS);

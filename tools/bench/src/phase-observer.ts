@@ -156,7 +156,7 @@ export function perItem({ shares, windowS }: CpuFigures, items: number): PerItem
     .filter((share) => share.pids.length > 0)
     .map((share) => ({
       name: share.name,
-      cpuMs: round3((share.percentOfOneCore / 100) * windowS * 1000 / items),
+      cpuMs: round3(((share.percentOfOneCore / 100) * windowS * 1000) / items),
       contextSwitches: share.contextSwitches ? round3((share.contextSwitches.voluntary + share.contextSwitches.involuntary) / items) : null,
     }));
 }
@@ -206,6 +206,8 @@ export function observedDetails(observed: Observed<unknown>, messages: number, p
       ...perAccepted(observed.countersBefore, observed.countersAfter, messages),
     },
     postgresSessions: { samples: observed.waits.samples, note: 'average number of the run’s sessions in each state per sample', top: observed.waits.top() },
-    ...(observed.waits.statements.size > 0 ? { postgresStatements: { note: 'average number of the run’s active sessions running each statement per sample', top: observed.waits.topStatements() } } : {}),
+    ...(observed.waits.statements.size > 0
+      ? { postgresStatements: { note: 'average number of the run’s active sessions running each statement per sample', top: observed.waits.topStatements() } }
+      : {}),
   };
 }

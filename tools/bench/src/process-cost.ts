@@ -56,7 +56,10 @@ export function parseProcStat(text: string): ProcStat | undefined {
   const close = text.lastIndexOf(')');
   if (open < 0 || close < open) return undefined;
   // The command (field 2) may hold spaces and parentheses: the fields after its last `)` start at 3.
-  const fields = text.slice(close + 2).trim().split(' ');
+  const fields = text
+    .slice(close + 2)
+    .trim()
+    .split(' ');
   const field = (n: number) => Number(fields[n - 3]);
   const stat = { pid: Number(text.slice(0, open).trim()), ppid: field(4), utime: field(14), stime: field(15), cutime: field(16), cstime: field(17) };
   return Object.values(stat).every(Number.isInteger) ? stat : undefined;

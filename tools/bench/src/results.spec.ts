@@ -46,8 +46,23 @@ describe('bench results', () => {
   it('reads CPU ticks from /proc and shares them per group', () => {
     expect(processTicks(process.pid)).toEqual(expect.any(Number));
     expect(processTicks(2 ** 30)).toBeUndefined();
-    const before: CpuSample = { at: 0, ticks: new Map([[1, 100], [2, 50]]), machine: { busy: 0, total: 0 } };
-    const after: CpuSample = { at: 2_000, ticks: new Map([[1, 250], [2, 60], [3, 40]]), machine: { busy: 0, total: 0 } };
+    const before: CpuSample = {
+      at: 0,
+      ticks: new Map([
+        [1, 100],
+        [2, 50],
+      ]),
+      machine: { busy: 0, total: 0 },
+    };
+    const after: CpuSample = {
+      at: 2_000,
+      ticks: new Map([
+        [1, 250],
+        [2, 60],
+        [3, 40],
+      ]),
+      machine: { busy: 0, total: 0 },
+    };
     expect(cpuShares(before, after, { a: [1], b: [2, 3], gone: [4] })).toEqual([
       { name: 'a', pids: [1], percentOfOneCore: 75 },
       { name: 'b', pids: [2, 3], percentOfOneCore: 25 },
@@ -66,8 +81,14 @@ describe('bench results', () => {
     };
     const after: CpuSample = {
       at: 1_000,
-      ticks: new Map([[1, 10], [2, 5]]),
-      switches: new Map([[1, { voluntary: 400, involuntary: 30 }], [2, { voluntary: 50, involuntary: 5 }]]),
+      ticks: new Map([
+        [1, 10],
+        [2, 5],
+      ]),
+      switches: new Map([
+        [1, { voluntary: 400, involuntary: 30 }],
+        [2, { voluntary: 50, involuntary: 5 }],
+      ]),
       machine: { busy: 0, total: 0 },
     };
     expect(cpuShares(before, after, { a: [1, 2] })).toEqual([

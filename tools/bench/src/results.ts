@@ -49,7 +49,13 @@ export interface LoadFigures {
   atSimulator: ArrivalFigures | null;
 }
 
-export function loadFigures(result: LoadResult, connections: number, submit: SubmitFigures, drainedAfterS: number | null, atSimulator: ArrivalFigures | null): LoadFigures {
+export function loadFigures(
+  result: LoadResult,
+  connections: number,
+  submit: SubmitFigures,
+  drainedAfterS: number | null,
+  atSimulator: ArrivalFigures | null,
+): LoadFigures {
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat.count ?? 0]));
   return {
     durationS: result.duration,
@@ -69,7 +75,9 @@ export function loadFigures(result: LoadResult, connections: number, submit: Sub
 
 /** Every message of the window reached the simulator, within `p99Ms` at p99. */
 export function arrivalMet(atSimulator: ArrivalFigures | null, p99Ms: number): boolean {
-  return atSimulator !== null && atSimulator.messages > 0 && atSimulator.arrived === atSimulator.messages && atSimulator.p99Ms !== null && atSimulator.p99Ms <= p99Ms;
+  return (
+    atSimulator !== null && atSimulator.messages > 0 && atSimulator.arrived === atSimulator.messages && atSimulator.p99Ms !== null && atSimulator.p99Ms <= p99Ms
+  );
 }
 
 /** Every part of the window submitted, within `p99Ms` at p99. */
@@ -107,7 +115,10 @@ export function describeMachine(host: Machine): string {
 
 /** `2026-11-22T02-35-02Z`: the ISO date and time, fit for a file name. */
 export function fileStamp(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/:/g, '-');
+  return date
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/:/g, '-');
 }
 
 export const fmt = (value: number | null, digits = 0): string => (value === null ? '—' : value.toFixed(digits));
@@ -115,7 +126,9 @@ export const fmt = (value: number | null, digits = 0): string => (value === null
 /** The stdout line of the acceptance → submit figures. */
 export function submitLine(submit: SubmitBlock, drainTimeoutS: number): string {
   const backlog =
-    submit.drainedAfterS === null ? `${submit.notSubmittedAtEnd} parts still pending after ${drainTimeoutS} s` : `backlog drained ${submit.drainedAfterS} s after the load`;
+    submit.drainedAfterS === null
+      ? `${submit.notSubmittedAtEnd} parts still pending after ${drainTimeoutS} s`
+      : `backlog drained ${submit.drainedAfterS} s after the load`;
   return `  acceptance → submit ms: p50 ${submit.p50Ms}, p99 ${submit.p99Ms}, max ${submit.maxMs} over ${submit.samples} parts; ${backlog}`;
 }
 

@@ -53,9 +53,8 @@ export async function serverProcesses(db: Client, redisUrl: string): Promise<Ser
 
 /** The backends that are not the run's: other databases' sessions, and the benchmark's own. */
 export async function othersBackends(db: Client, database: string): Promise<number[]> {
-  const { rows } = await db.query<{ pid: number }>(
-    `SELECT pid FROM pg_stat_activity WHERE (datname IS NOT NULL AND datname <> $1) OR pid = pg_backend_pid()`,
-    [database],
-  );
+  const { rows } = await db.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE (datname IS NOT NULL AND datname <> $1) OR pid = pg_backend_pid()`, [
+    database,
+  ]);
   return rows.map((row) => row.pid);
 }

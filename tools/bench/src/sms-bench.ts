@@ -31,7 +31,16 @@ function details(run: Run, host: Machine, measured: Measured, figures: SmsBenchF
     started: run.started.toISOString(),
     revision: run.rev,
     machine: host,
-    settings: { durationS: run.durationS, warmupS: WARMUP_S, connections: run.connections, apps: APPS, logLevel: 'warn', receiptDelayMs: RECEIPT_DELAY_MS, text: TEXT, recipientsPerRequest: 1 },
+    settings: {
+      durationS: run.durationS,
+      warmupS: WARMUP_S,
+      connections: run.connections,
+      apps: APPS,
+      logLevel: 'warn',
+      receiptDelayMs: RECEIPT_DELAY_MS,
+      text: TEXT,
+      recipientsPerRequest: 1,
+    },
     figures,
     targets: SMS_TARGETS,
     verdicts,
@@ -47,7 +56,14 @@ function details(run: Run, host: Machine, measured: Measured, figures: SmsBenchF
 }
 
 /** The run's lines on stdout. */
-function summary(figures: SmsBenchFigures, verdicts: TargetVerdicts, host: Machine, rev: Revision, cpu: { line: string; perRequest: string; cost: string }, path: string): string {
+function summary(
+  figures: SmsBenchFigures,
+  verdicts: TargetVerdicts,
+  host: Machine,
+  rev: Revision,
+  cpu: { line: string; perRequest: string; cost: string },
+  path: string,
+): string {
   return [
     `sms: ${figures.acceptedPerSecond} accepted/s over ${figures.durationS} s with ${figures.connections} connections (${figures.accepted} accepted, ${figures.non2xx} non-2xx, ${figures.errors} errors)`,
     `  latency ms: p50 ${figures.latencyMs.p50}, p99 ${figures.latencyMs.p99}, p99.9 ${figures.latencyMs.p999}, max ${figures.latencyMs.max}`,
@@ -72,7 +88,16 @@ async function report(bench: Bench, measured: Measured): Promise<void> {
   const verdicts = smsVerdicts(figures);
   const cost = phaseCost(measured.window, figures.accepted);
   const cpu = cpuRecord(measured.window.cpu, LOAD_GENERATOR, cost);
-  const record = { benchmark: 'sms' as const, ...recordBase(run.started, run.rev, host), settings: { warmupS: WARMUP_S }, figures, verdicts, cpu, file, ...noteFrom(process.env) };
+  const record = {
+    benchmark: 'sms' as const,
+    ...recordBase(run.started, run.rev, host),
+    settings: { warmupS: WARMUP_S },
+    figures,
+    verdicts,
+    cpu,
+    file,
+    ...noteFrom(process.env),
+  };
   const path = writeRun(join(run.root, 'bench/results'), details(run, host, measured, figures, verdicts), record);
   const perRequest = perItemLine(perItem(measured.window.cpu, figures.accepted), 'accepted request');
   process.stdout.write(summary(figures, verdicts, host, run.rev, { line: cpuLine(measured.window.cpu), perRequest, cost: costCell(cost) }, path));

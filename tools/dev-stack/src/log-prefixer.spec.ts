@@ -32,7 +32,12 @@ describe('prefixes', () => {
   it('prefixes every line of a rendered record', () => {
     const line = JSON.stringify({ level: 50, time: 0, msg: 'boom', err: { type: 'Error', message: 'x', stack: 'Error: x\n    at f' } });
     const text = prefixLine('gateway', 7, line, true);
-    expect(text.split('\n').filter(Boolean).every((part) => part.startsWith('[gateway] '))).toBe(true);
+    expect(
+      text
+        .split('\n')
+        .filter(Boolean)
+        .every((part) => part.startsWith('[gateway] ')),
+    ).toBe(true);
   });
 });
 
@@ -50,7 +55,17 @@ describe('formatPinoLine', () => {
   const time = new Date(2024, 0, 2, 13, 14, 15).toISOString();
 
   it('renders time, level, message and the interesting fields, hiding the usual ones', () => {
-    const line = JSON.stringify({ level: 30, time, app: 'gateway', pid: 42, hostname: 'h', msg: 'request completed', requestId: 'r-1', status: 200, url: '/health' });
+    const line = JSON.stringify({
+      level: 30,
+      time,
+      app: 'gateway',
+      pid: 42,
+      hostname: 'h',
+      msg: 'request completed',
+      requestId: 'r-1',
+      status: 200,
+      url: '/health',
+    });
     expect(formatPinoLine(line)).toEqual(['13:14:15 INFO  request completed requestId=r-1 status=200 url=/health']);
   });
 

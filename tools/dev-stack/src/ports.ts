@@ -16,12 +16,7 @@ export function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
  * The port to use: the preferred one (the port used last time) when free, otherwise the first
  * free one from `first` upward, trying at most `attempts` ports.
  */
-export async function choosePort(
-  preferred: number | undefined,
-  first: number,
-  isFree: PortCheck = isPortFree,
-  attempts = 100,
-): Promise<number> {
+export async function choosePort(preferred: number | undefined, first: number, isFree: PortCheck = isPortFree, attempts = 100): Promise<number> {
   if (preferred !== undefined && (await isFree(preferred))) return preferred;
   for (let port = first; port < first + attempts; port += 1) {
     if (port !== preferred && (await isFree(port))) return port;

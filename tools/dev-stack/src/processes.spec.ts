@@ -1,15 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  GATEWAY,
-  parsePort,
-  parseProcessFilter,
-  portEnvName,
-  portFor,
-  selectProcesses,
-  STACK_PROCESSES,
-  StackProcess,
-} from './processes';
+import { GATEWAY, parsePort, parseProcessFilter, portEnvName, portFor, selectProcesses, STACK_PROCESSES, StackProcess } from './processes';
 
 describe('the process list', () => {
   it('starts the gateway first, on 3000, and gives every process its own name and port', () => {
@@ -41,7 +32,9 @@ describe('the process list', () => {
       '--heap-growing-percent=200',
     ]);
     const entrypoint = readFileSync(join(__dirname, '..', '..', '..', 'docker', 'entrypoint.sh'), 'utf8');
-    const imageFlags = Object.fromEntries([...entrypoint.matchAll(/^\s*([a-z-]+)\) node_flags="?(.*?)"? ;;$/gm)].map(([, app, flags]) => [app, flags.split(' ')]));
+    const imageFlags = Object.fromEntries(
+      [...entrypoint.matchAll(/^\s*([a-z-]+)\) node_flags="?(.*?)"? ;;$/gm)].map(([, app, flags]) => [app, flags.split(' ')]),
+    );
     const stackFlags = Object.fromEntries(
       STACK_PROCESSES.filter((item) => item.nodeFlags && item.entry.startsWith('dist/out/apps/')).map((item) => [item.name, [...(item.nodeFlags ?? [])]]),
     );

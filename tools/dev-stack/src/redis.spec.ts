@@ -5,9 +5,7 @@ import { findOnPath, redisServerArgs } from './redis';
 
 describe('redis', () => {
   it('runs redis-server on loopback without persistence', () => {
-    expect(redisServerArgs(6379, '/d/redis')).toEqual([
-      '--port', '6379', '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', '/d/redis',
-    ]);
+    expect(redisServerArgs(6379, '/d/redis')).toEqual(['--port', '6379', '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', '/d/redis']);
   });
 
   it('finds an executable on PATH', () => {

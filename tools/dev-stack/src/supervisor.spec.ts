@@ -63,7 +63,12 @@ describe('Supervisor', () => {
     const unexpected: string[] = [];
     const supervisor = new Supervisor(output, (name) => unexpected.push(name));
     const order: string[] = [];
-    const specs = [node('db', 'service', LINGER), node('cache', 'service', LINGER), node('app1', 'app', LINGER), node('app2', 'app', LINGER, { signalGroup: true })];
+    const specs = [
+      node('db', 'service', LINGER),
+      node('cache', 'service', LINGER),
+      node('app1', 'app', LINGER),
+      node('app2', 'app', LINGER, { signalGroup: true }),
+    ];
     const managed = specs.map((spec) => supervisor.spawn(spec));
     managed.forEach((item) => void item.exited.then(() => order.push(item.spec.name)));
     await waitFor(() => (text().match(/up/g) ?? []).length === 4);

@@ -57,7 +57,9 @@ function composeEnvironments(filled: boolean): Booted[] {
     if (!existsSync(actual)) return undefined;
     const text = read(actual);
     if (!filled || actual !== join(DOCKER, '.env.example')) return text;
-    return Object.entries(fillPlaceholders(parseDotenv(text), text)).map(([key, value]) => `${key}=${value}`).join('\n');
+    return Object.entries(fillPlaceholders(parseDotenv(text), text))
+      .map(([key, value]) => `${key}=${value}`)
+      .join('\n');
   };
   const image = (services['migrate'] as ComposeService | undefined)?.image;
   return Object.entries(services)
@@ -65,7 +67,13 @@ function composeEnvironments(filled: boolean): Booted[] {
     .map(([name, service]) => {
       const rendered = serviceEnv(service, { imageEnv: IMAGE, dotenv, composeFile, readFile });
       const own = Object.keys(rendered.env).filter((key) => IMAGE[key] !== rendered.env[key]);
-      return { source: `compose service ${name}`, process: composeProcess(service, rendered.env), env: rendered.env, own, errors: [...errors, ...rendered.errors] };
+      return {
+        source: `compose service ${name}`,
+        process: composeProcess(service, rendered.env),
+        env: rendered.env,
+        own,
+        errors: [...errors, ...rendered.errors],
+      };
     });
 }
 
@@ -73,12 +81,16 @@ function composeEnvironments(filled: boolean): Booted[] {
 function k8sEnvironments(filled: boolean): Booted[] {
   const resources = (parse(read(join(K8S, 'kustomization.yaml'))) as { resources: string[] }).resources;
   const texts = new Map(resources.map((file) => [file, read(join(K8S, file))]));
-  const objects = resources.flatMap((file) => (yamlDocuments(join(K8S, file)) as (K8sObject | null)[]).filter((doc) => doc !== null).map((doc) => ({ file, doc })));
+  const objects = resources.flatMap((file) =>
+    (yamlDocuments(join(K8S, file)) as (K8sObject | null)[]).filter((doc) => doc !== null).map((doc) => ({ file, doc })),
+  );
   const fill = (values: Env, file: string): Env => (filled ? fillPlaceholders(values, texts.get(file) ?? read(join(K8S, file))) : values);
   const secretText = read(join(K8S, 'secret.example.yaml'));
   const secret = yamlDocuments(join(K8S, 'secret.example.yaml'))[0] as K8sObject;
   const sources: ConfigSources = {
-    configMaps: Object.fromEntries(objects.filter(({ doc }) => doc.kind === 'ConfigMap').map(({ doc, file }) => [doc.metadata.name, fill(doc.data ?? {}, file)])),
+    configMaps: Object.fromEntries(
+      objects.filter(({ doc }) => doc.kind === 'ConfigMap').map(({ doc, file }) => [doc.metadata.name, fill(doc.data ?? {}, file)]),
+    ),
     secrets: { [secret.metadata.name]: filled ? fillPlaceholders(secretValues(secret), secretText) : secretValues(secret) },
   };
   return objects

@@ -5,8 +5,7 @@ import { parse } from 'yaml';
 import { parseDockerfile, stageEnv, type Stage } from './dockerfile';
 import { APP_PORTS, APPS, DOCKER, envFile, GATEWAY_SECRETS, QUEUE_PREFIX, read, ROOT, WORKERS } from './platform-facts';
 
-const runs = (stage: Stage, command: RegExp): boolean =>
-  stage.instructions.some(({ keyword, args }) => keyword === 'RUN' && command.test(args));
+const runs = (stage: Stage, command: RegExp): boolean => stage.instructions.some(({ keyword, args }) => keyword === 'RUN' && command.test(args));
 
 describe('docker/Dockerfile', () => {
   const stages = parseDockerfile(read(join(DOCKER, 'Dockerfile')));
@@ -64,7 +63,12 @@ describe('docker/Dockerfile', () => {
     const sources = stages
       .flatMap((stage) => stage.instructions)
       .filter(({ keyword, args }) => keyword === 'COPY' && !args.includes('--from='))
-      .flatMap(({ args }) => args.split(/\s+/).filter((word) => !word.startsWith('--')).slice(0, -1));
+      .flatMap(({ args }) =>
+        args
+          .split(/\s+/)
+          .filter((word) => !word.startsWith('--'))
+          .slice(0, -1),
+      );
     expect(sources.length).toBeGreaterThan(0);
     for (const source of sources) {
       expect({ source, exists: existsSync(join(ROOT, source)) }).toEqual({ source, exists: true });

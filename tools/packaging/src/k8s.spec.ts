@@ -137,8 +137,7 @@ describe('k8s/', () => {
   const secretTemplate = yamlDocuments(join(K8S, 'secret.example.yaml'))[0] as { stringData: Record<string, string> };
 
   const all = <T extends K8sObject>(kind: string): T[] => objects.filter((object) => object.kind === kind) as T[];
-  const named = <T extends K8sObject>(kind: string, name: string): T | undefined =>
-    all<T>(kind).find((object) => object.metadata.name === name);
+  const named = <T extends K8sObject>(kind: string, name: string): T | undefined => all<T>(kind).find((object) => object.metadata.name === name);
   const deployment = (app: AppName): Deployment => {
     const found = named<Deployment>('Deployment', app);
     if (!found) throw new Error(`no Deployment ${app} in k8s/`);
@@ -244,9 +243,7 @@ describe('k8s/', () => {
     expect(hpa).toHaveLength(1);
     expect(hpa[0].apiVersion).toBe('autoscaling/v2');
     expect(hpa[0].spec.scaleTargetRef.kind).toBe('Deployment');
-    expect(hpa[0].spec.metrics).toContainEqual(
-      expect.objectContaining({ type: 'Resource', resource: expect.objectContaining({ name: 'cpu' }) }),
-    );
+    expect(hpa[0].spec.metrics).toContainEqual(expect.objectContaining({ type: 'Resource', resource: expect.objectContaining({ name: 'cpu' }) }));
     expect(hpa[0].spec.minReplicas).toBeGreaterThanOrEqual(2);
 
     const gateway = deployment('gateway');

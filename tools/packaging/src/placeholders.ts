@@ -37,9 +37,7 @@ export function fillFor(text: string, key: string): string {
 
 /** The values with every placeholder replaced as the file's comments say. */
 export function fillPlaceholders(values: Record<string, string>, text: string): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(values).map(([key, value]) => [key, PLACEHOLDER.test(value.trim()) ? fillFor(text, key) : value]),
-  );
+  return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, PLACEHOLDER.test(value.trim()) ? fillFor(text, key) : value]));
 }
 
 export function placeholderKeys(values: Record<string, string>): string[] {

@@ -109,7 +109,16 @@ describe('a Kubernetes container environment', () => {
 });
 
 describe('filling the placeholders', () => {
-  const text = ['# Generate with:', '#   openssl rand -base64 32', 'KEY=change-me', 'OTHER=CHANGE_ME', '', '# From your carrier.', 'HOST: change-me', 'KEPT=value'].join('\n');
+  const text = [
+    '# Generate with:',
+    '#   openssl rand -base64 32',
+    'KEY=change-me',
+    'OTHER=CHANGE_ME',
+    '',
+    '# From your carrier.',
+    'HOST: change-me',
+    'KEPT=value',
+  ].join('\n');
 
   it("uses the last openssl command in the key's paragraph, else a value of the operator's", () => {
     expect(Buffer.from(fillFor(text, 'KEY'), 'base64')).toHaveLength(32);

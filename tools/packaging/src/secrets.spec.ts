@@ -37,9 +37,7 @@ describe('secrets', () => {
   });
 
   it('the gateway refuses the placeholder pepper in production', () => {
-    expect(() => loadConfig(CredentialEnv, { NODE_ENV: 'production', API_KEY_PEPPER: envExample.API_KEY_PEPPER })).toThrow(
-      /API_KEY_PEPPER/,
-    );
+    expect(() => loadConfig(CredentialEnv, { NODE_ENV: 'production', API_KEY_PEPPER: envExample.API_KEY_PEPPER })).toThrow(/API_KEY_PEPPER/);
   });
 
   it('k8s/secret.example.yaml is a template with placeholders, including inside URLs', () => {

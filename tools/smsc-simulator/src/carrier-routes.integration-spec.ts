@@ -55,10 +55,7 @@ describe('CarrierRoutes with two SMSC simulators', () => {
   });
 
   it('hands receipts from every SMSC to the same listeners', async () => {
-    const sent = await Promise.all([
-      carriers.submit('premium', part('+447700900211', 'one')),
-      carriers.submit('auto', part('+447700900212', 'two')),
-    ]);
+    const sent = await Promise.all([carriers.submit('premium', part('+447700900211', 'one')), carriers.submit('auto', part('+447700900212', 'two'))]);
     const ids = sent.map((outcome) => (outcome.ok ? outcome.carrierMessageId : ''));
     const seen = await eventually(
       () => receipts.map((r) => r.carrierMessageId),

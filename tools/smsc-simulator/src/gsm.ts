@@ -2,9 +2,7 @@
 // septet per octet ("unpacked"), an extension character as 0x1B followed by its code.
 
 /** The basic table: the character of each septet 0x00..0x7F (0x1B is the escape to the extension table). */
-const BASIC =
-  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\u001bÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' +
-  '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+const BASIC = '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\u001bÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' + '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 
 /** The extension table: the character of 0x1B followed by each code. */
 const EXTENSION: Readonly<Record<number, string>> = {

@@ -28,7 +28,12 @@ describe('PDU framing', () => {
 
 describe('PDU bodies', () => {
   it('writes and reads fields and TLVs', () => {
-    const body = new BodyWriter().cstring('esme').u8(5).bytes(Buffer.from([1, 2])).tlv(0x0204, Buffer.from([0x01, 0x02])).toBuffer();
+    const body = new BodyWriter()
+      .cstring('esme')
+      .u8(5)
+      .bytes(Buffer.from([1, 2]))
+      .tlv(0x0204, Buffer.from([0x01, 0x02]))
+      .toBuffer();
     const reader = new BodyReader(body);
     expect([reader.cstring(), reader.u8(), reader.bytes(2)]).toEqual(['esme', 5, Buffer.from([1, 2])]);
     expect(reader.tlvs()).toEqual(new Map([[0x0204, Buffer.from([0x01, 0x02])]]));

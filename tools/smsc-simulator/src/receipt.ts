@@ -53,11 +53,5 @@ let lastDate = { minute: Number.NaN, text: '' };
 
 function formatSmppDate(date: Date): string {
   const two = (value: number): string => String(value).padStart(2, '0');
-  return (
-    two(date.getUTCFullYear() % 100) +
-    two(date.getUTCMonth() + 1) +
-    two(date.getUTCDate()) +
-    two(date.getUTCHours()) +
-    two(date.getUTCMinutes())
-  );
+  return two(date.getUTCFullYear() % 100) + two(date.getUTCMonth() + 1) + two(date.getUTCDate()) + two(date.getUTCHours()) + two(date.getUTCMinutes());
 }

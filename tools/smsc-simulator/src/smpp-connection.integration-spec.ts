@@ -132,7 +132,10 @@ describe('SmppConnection with the SMSC simulator', () => {
     expect(outcome).toEqual({ ok: true, carrierMessageId: expect.stringMatching(/^[0-9a-f]{16}$/) });
     const id = outcome.ok ? outcome.carrierMessageId : '';
 
-    await eventually(() => receipts, (list) => list.length > 0);
+    await eventually(
+      () => receipts,
+      (list) => list.length > 0,
+    );
     expect(receipts).toEqual([{ carrierMessageId: id, stat: 'DELIVRD', err: '000', doneAt: expect.any(Date), raw: expect.stringContaining(`id:${id} `) }]);
     expect(await inbox(smsc, sent.destination)).toEqual([
       { message_id: id, from: 'Acme', to: sent.destination, text: 'Your code is 123456', parts: 1, received_at: expect.any(String) },
@@ -149,7 +152,7 @@ describe('SmppConnection with the SMSC simulator', () => {
     expect(septets.length).toBeGreaterThan(306);
     expect(septets.length).toBeLessThanOrEqual(459);
     const chunks: Buffer[] = [];
-    for (let at = 0; at < septets.length; ) {
+    for (let at = 0; at < septets.length;) {
       // 153 septets a part, never ending a part between an escape and its character.
       let end = Math.min(at + 153, septets.length);
       if (septets[end - 1] === 0x1b) end -= 1;
@@ -160,14 +163,22 @@ describe('SmppConnection with the SMSC simulator', () => {
     const destination = newNumber();
     const outcomes = await Promise.all(
       chunks.map((payload, i) =>
-        client.submit(part({ source: '+15550001111', destination, udh: Buffer.from([0x05, 0x00, 0x03, 0x2a, 3, i + 1]), payload, userMessageReference: 100 + i })),
+        client.submit(
+          part({ source: '+15550001111', destination, udh: Buffer.from([0x05, 0x00, 0x03, 0x2a, 3, i + 1]), payload, userMessageReference: 100 + i }),
+        ),
       ),
     );
     expect(outcomes.every((outcome) => outcome.ok)).toBe(true);
-    const messages = await eventually(() => inbox(smsc, destination), (list) => list.length > 0);
+    const messages = await eventually(
+      () => inbox(smsc, destination),
+      (list) => list.length > 0,
+    );
     expect(messages).toEqual([expect.objectContaining({ from: '+15550001111', to: destination, text, parts: 3 })]);
     expect(messages[0].message_id).toBe(outcomes[0].ok && outcomes[0].carrierMessageId);
-    await eventually(() => receipts, (list) => list.length >= 3);
+    await eventually(
+      () => receipts,
+      (list) => list.length >= 3,
+    );
     expect(receipts.map((receipt) => receipt.stat)).toEqual(['DELIVRD', 'DELIVRD', 'DELIVRD']);
   });
 
@@ -186,7 +197,10 @@ describe('SmppConnection with the SMSC simulator', () => {
       ),
     );
     expect(outcomes.every((outcome) => outcome.ok)).toBe(true);
-    const messages = await eventually(() => inbox(smsc, destination), (list) => list.length > 0);
+    const messages = await eventually(
+      () => inbox(smsc, destination),
+      (list) => list.length > 0,
+    );
     expect(messages).toEqual([expect.objectContaining({ text, parts: 2 })]);
   });
 
@@ -246,7 +260,10 @@ describe('SmppConnection with the SMSC simulator', () => {
     const second = await client.submit({ ...sent });
     expect(first.ok).toBe(true);
     expect(second).toEqual(first);
-    await eventually(() => receipts, (list) => list.length > 0);
+    await eventually(
+      () => receipts,
+      (list) => list.length > 0,
+    );
     await sleep(150);
     expect(receipts).toHaveLength(1);
     expect(await inbox(smsc, sent.destination)).toHaveLength(1);
@@ -263,12 +280,22 @@ describe('SmppConnection with the SMSC simulator', () => {
     await smsc.stop();
     simulators.splice(simulators.indexOf(smsc), 1);
     expect(await inFlight).toMatchObject({ ok: false, permanent: false, commandStatus: NO_RESPONSE });
-    expect(await eventually(() => client.isBound(), (bound) => !bound)).toBe(false);
+    expect(
+      await eventually(
+        () => client.isBound(),
+        (bound) => !bound,
+      ),
+    ).toBe(false);
 
     const whileDown = client.submit(part()); // waits for the new bind (up to responseTimeoutMs)
     await sleep(300);
     const restarted = await simulator({ smppPort: smsc.smppPort });
-    expect(await eventually(() => client.isBound(), (bound) => bound)).toBe(true);
+    expect(
+      await eventually(
+        () => client.isBound(),
+        (bound) => bound,
+      ),
+    ).toBe(true);
     expect(await whileDown).toMatchObject({ ok: true });
     expect(await client.submit(part())).toMatchObject({ ok: true });
     expect(restarted.stats()).toMatchObject({ binds: 1, accepted: 2 });
@@ -282,7 +309,10 @@ describe('SmppConnection with the SMSC simulator', () => {
     const sent = part();
     const outcome = await client.submit(sent);
     expect(outcome.ok).toBe(true);
-    await eventually(() => receipts, (list) => list.length > 0);
+    await eventually(
+      () => receipts,
+      (list) => list.length > 0,
+    );
     expect(receipts).toEqual([expect.objectContaining({ carrierMessageId: outcome.ok && outcome.carrierMessageId, stat: 'UNDELIV', err: '001' })]);
     expect(await inbox(smsc, sent.destination)).toEqual([]);
   });
@@ -307,7 +337,11 @@ describe('SmppConnection with the SMSC simulator', () => {
     const smsc = await simulator();
     const client = connection(smsc);
     await client.connect();
-    expect(await client.submit(part({ destination: '447700900123' }))).toMatchObject({ ok: false, permanent: true, commandStatus: CommandStatus.ESME_RINVDSTADR });
+    expect(await client.submit(part({ destination: '447700900123' }))).toMatchObject({
+      ok: false,
+      permanent: true,
+      commandStatus: CommandStatus.ESME_RINVDSTADR,
+    });
     expect(smsc.stats().submits).toBe(0);
   });
 
@@ -343,7 +377,12 @@ describe('SmppConnection with the SMSC simulator', () => {
     });
     const client = connection(mute, { enquireLinkMs: 100, responseTimeoutMs: 200 });
     await client.connect();
-    expect(await eventually(() => binds, (count) => count >= 2)).toBeGreaterThanOrEqual(2);
+    expect(
+      await eventually(
+        () => binds,
+        (count) => count >= 2,
+      ),
+    ).toBeGreaterThanOrEqual(2);
   });
 
   it('acknowledges a receipt once the listener is done, and asks for it again when the listener fails', async () => {
@@ -354,7 +393,11 @@ describe('SmppConnection with the SMSC simulator', () => {
         session.send(pdu.response({ system_id: 'fake' }));
         sendReceipt = (id) =>
           new Promise((resolve) => {
-            const receipt = new PDU('deliver_sm', { esm_class: 0x04, data_coding: 0, short_message: Buffer.from(`id:${id} sub:001 dlvrd:001 stat:DELIVRD err:000`) });
+            const receipt = new PDU('deliver_sm', {
+              esm_class: 0x04,
+              data_coding: 0,
+              short_message: Buffer.from(`id:${id} sub:001 dlvrd:001 stat:DELIVRD err:000`),
+            });
             session.send(receipt, (response) => {
               answers.push(response.command_status);
               resolve();

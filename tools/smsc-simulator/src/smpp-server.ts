@@ -158,11 +158,7 @@ export class SmppServer {
     const request = parseBind(pdu.body);
     const { systemId, password } = this.options;
     const refused =
-      systemId && request.systemId !== systemId
-        ? CommandStatus.ESME_RINVSYSID
-        : password && request.password !== password
-          ? CommandStatus.ESME_RINVPASWD
-          : 0;
+      systemId && request.systemId !== systemId ? CommandStatus.ESME_RINVSYSID : password && request.password !== password ? CommandStatus.ESME_RINVPASWD : 0;
     if (refused) {
       this.logger.warn({ event: 'bind_refused', session: session.id, systemId: request.systemId, status: refused });
       respond(refused);

@@ -75,7 +75,14 @@ describe('SMSC simulator', () => {
     expect(response).toMatchObject({ command_status: 0, message_id: expect.any(String) });
     const messages = await json<unknown[]>(smsc, '/messages?to=+447700900201');
     expect(messages).toEqual([
-      { message_id: response['message_id'], from: '+15550001111', to: '+447700900201', text: 'Café à 5 euros, ñ ü ß', parts: 1, received_at: expect.any(String) },
+      {
+        message_id: response['message_id'],
+        from: '+15550001111',
+        to: '+447700900201',
+        text: 'Café à 5 euros, ñ ü ß',
+        parts: 1,
+        received_at: expect.any(String),
+      },
     ]);
     expect(await json<unknown[]>(smsc, '/messages?to=%2B447700900999')).toEqual([]);
     expect(await json<unknown[]>(smsc, '/messages')).toHaveLength(1);
@@ -129,7 +136,9 @@ describe('SMSC simulator', () => {
       message_state: 2,
       short_message: {
         message: expect.stringMatching(
-          new RegExp(`^id:${String(response['message_id'])} sub:001 dlvrd:001 submit date:\\d{10} done date:\\d{10} stat:DELIVRD err:000 text:Your code is 654321\\.$`),
+          new RegExp(
+            `^id:${String(response['message_id'])} sub:001 dlvrd:001 submit date:\\d{10} done date:\\d{10} stat:DELIVRD err:000 text:Your code is 654321\\.$`,
+          ),
         ),
       },
     });

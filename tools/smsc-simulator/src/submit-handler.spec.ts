@@ -34,7 +34,11 @@ describe('SubmitHandler', () => {
   it('accepts a part, shows it to the phone with + on the number, and asks for a DELIVRD receipt', () => {
     const { state, submits } = handler();
     const result = submits.handle('esme', submit());
-    expect(result).toMatchObject({ status: 0, messageId: expect.any(String), receipt: { stat: 'DELIVRD', text: 'Hello', handset: '447700900123', sender: 'Acme', senderTon: 5 } });
+    expect(result).toMatchObject({
+      status: 0,
+      messageId: expect.any(String),
+      receipt: { stat: 'DELIVRD', text: 'Hello', handset: '447700900123', sender: 'Acme', senderTon: 5 },
+    });
     expect(state.messages('+447700900123')).toEqual([expect.objectContaining({ message_id: result.messageId, from: 'Acme', text: 'Hello', parts: 1 })]);
     expect(state.stats).toMatchObject({ accepted: 1, rejected: 0 });
   });

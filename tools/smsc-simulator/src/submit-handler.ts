@@ -81,10 +81,19 @@ export class SubmitHandler {
     const delivered = !(this.policy.random() < this.policy.failureRate);
     const from = displaySource(submit.source, submit.sourceTon);
     const receivedAt = new Date();
-    const concatenation =
-      split.concatenation ?? (submit.sar ? { ...submit.sar, referenceBits: 16 as const } : null);
+    const concatenation = split.concatenation ?? (submit.sar ? { ...submit.sar, referenceBits: 16 as const } : null);
     const text = decodeText(submit.dataCoding, split.payload);
-    const completed = this.reassembler.add({ messageId, from, to, dataCoding: submit.dataCoding, payload: split.payload, text, concatenation, delivered, receivedAt });
+    const completed = this.reassembler.add({
+      messageId,
+      from,
+      to,
+      dataCoding: submit.dataCoding,
+      payload: split.payload,
+      text,
+      concatenation,
+      delivered,
+      receivedAt,
+    });
     if (this.logger.isLevelEnabled('debug')) this.logger.debug({ event: 'part_accepted', systemId, messageId, to, concatenation, delivered });
     if (completed?.delivered) {
       this.state.deliver(completed.message);

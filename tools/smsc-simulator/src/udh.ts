@@ -26,7 +26,7 @@ export function splitUserData(userData: Buffer, hasUdh: boolean): SplitUserData 
   const end = 1 + userData[0];
   if (end > userData.length) return null;
   let concatenation: Concatenation | null = null;
-  for (let at = 1; at < end; ) {
+  for (let at = 1; at < end;) {
     if (at + 2 > end) return null;
     const iei = userData[at];
     const length = userData[at + 1];

@@ -75,7 +75,15 @@ describe('a send request', () => {
 
   it('checks the url button and refuses other components', () => {
     const withButton = (button: Record<string, unknown>) =>
-      request({}, { components: [{ type: 'body', parameters: [{ type: 'text', text: '1' }] }, { type: 'button', parameters: [{ type: 'text', text: '1' }], ...button }] });
+      request(
+        {},
+        {
+          components: [
+            { type: 'body', parameters: [{ type: 'text', text: '1' }] },
+            { type: 'button', parameters: [{ type: 'text', text: '1' }], ...button },
+          ],
+        },
+      );
     expect(problem(withButton({ sub_type: 'quick_reply', index: '0' }))).toBe('template.components[1].sub_type must be "url"');
     expect(problem(withButton({ sub_type: 'url', index: '1' }))).toBe('template.components[1].index must be "0"');
     expect(parseSendRequest(withButton({ sub_type: 'url', index: 0 })).ok).toBe(true);

@@ -28,7 +28,9 @@ describe('a status webhook', () => {
 
   it('carries the errors of a failed status', () => {
     const body = statusWebhookBody({ messageId: 'm', status: 'failed', phoneNumberId: '1', recipientId: '2', at, errors: [UNDELIVERABLE] });
-    expect(JSON.stringify(body)).toContain('"status":"failed","timestamp":"1735787045","recipient_id":"2","errors":[{"code":131026,"title":"Message undeliverable"}]');
+    expect(JSON.stringify(body)).toContain(
+      '"status":"failed","timestamp":"1735787045","recipient_id":"2","errors":[{"code":131026,"title":"Message undeliverable"}]',
+    );
   });
 
   it('is signed with HMAC-SHA256 of the raw body, keyed with the app secret', () => {

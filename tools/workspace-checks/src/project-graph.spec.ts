@@ -50,7 +50,11 @@ describe('Nx project graph', () => {
   it('has no lib depending on an app', () => {
     const offenders = Object.keys(graph.nodes)
       .filter((name) => graph.nodes[name].type === 'lib')
-      .flatMap((lib) => depsOf(lib).filter((dep) => graph.nodes[dep].type !== 'lib').map((dep) => `${lib} -> ${dep}`));
+      .flatMap((lib) =>
+        depsOf(lib)
+          .filter((dep) => graph.nodes[dep].type !== 'lib')
+          .map((dep) => `${lib} -> ${dep}`),
+      );
     expect(offenders).toEqual([]);
   });
 

@@ -32,7 +32,13 @@ const TABLE_OWNERS: Record<string, string> = {
 };
 
 /** Where tests and tools set up or fault rows on purpose. */
-const NOT_CHECKED = [/\.(spec|integration-spec|e2e-spec)\.ts$/, /^libs\/persistence\/src\/migrations\//, /^apps\/platform-e2e\//, /^libs\/testing\//, /^tools\//];
+const NOT_CHECKED = [
+  /\.(spec|integration-spec|e2e-spec)\.ts$/,
+  /^libs\/persistence\/src\/migrations\//,
+  /^apps\/platform-e2e\//,
+  /^libs\/testing\//,
+  /^tools\//,
+];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {

@@ -13,7 +13,8 @@ export class RefundProcessor {
   @JobHandler(QueueName.BillingSettle, 'billing.refund')
   async handle(data: JobDataOf<typeof QueueName.BillingSettle, 'billing.refund'>) {
     const outcome = await this.refunds.refund(data.messageId);
-    if (outcome.refunded > 0n) this.logger.log({ msg: 'refunded parts that never reached a carrier', messageId: data.messageId, amount: moneyToJson(outcome.refunded) });
+    if (outcome.refunded > 0n)
+      this.logger.log({ msg: 'refunded parts that never reached a carrier', messageId: data.messageId, amount: moneyToJson(outcome.refunded) });
     return { messageId: data.messageId, refunded: moneyToJson(outcome.refunded), ...('reason' in outcome ? { reason: outcome.reason } : {}) };
   }
 }

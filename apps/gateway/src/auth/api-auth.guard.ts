@@ -19,7 +19,9 @@ export class ApiAuthGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const open = this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
     if (open) return true;
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest & { headers: CredentialHeaders & { 'x-forwarded-for'?: string | string[] }; ip?: string }>();
+    const request = context
+      .switchToHttp()
+      .getRequest<AuthenticatedRequest & { headers: CredentialHeaders & { 'x-forwarded-for'?: string | string[] }; ip?: string }>();
     const principal = await this.authenticator.authenticate(request.headers, clientAddress(request.ip, request.headers['x-forwarded-for']));
     if (!principal) throw unauthorized();
     request.principal = principal;

@@ -23,7 +23,12 @@ export class AuthController {
   })
   @ApiOkResponse({ type: TokenResponseDto, description: 'The token' })
   @ApiBadRequest('A missing or invalid field, named in `error`')
-  @ApiResponse({ status: 401, type: ErrorBodyDto, description: 'Unknown key, wrong secret, or revoked key: `{ "error": "Unauthorized" }`', headers: UNAUTHORIZED_HEADER_DOC })
+  @ApiResponse({
+    status: 401,
+    type: ErrorBodyDto,
+    description: 'Unknown key, wrong secret, or revoked key: `{ "error": "Unauthorized" }`',
+    headers: UNAUTHORIZED_HEADER_DOC,
+  })
   @ApiTooManyRequests('Too many failed attempts for this key or from this address: `{ error, retry_after }` and `Retry-After`')
   @ApiUnavailable('The database is unreachable')
   async token(@Body() body: TokenRequestDto, @Req() request: { ip?: string; headers: { 'x-forwarded-for'?: string | string[] } }): Promise<TokenResponseDto> {

@@ -93,7 +93,12 @@ describe('LoadingCache', () => {
     expect(load).toHaveBeenCalledTimes(2);
 
     const small = new LoadingCache<number>({ ttlMs: 60_000, maxEntries: 2 });
-    for (const [key, value] of [['a', 1], ['b', 2], ['c', 3]] as const) await small.get(key, async () => value);
+    for (const [key, value] of [
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+    ] as const)
+      await small.get(key, async () => value);
     const gone = async () => undefined;
     expect([await small.get('a', gone), await small.get('b', gone), await small.get('c', gone)]).toEqual([undefined, 2, 3]);
   });

@@ -15,7 +15,13 @@ export function completeIdempotentRequests(fastify: FastifyInstance, store: Idem
     const body = typeof payload === 'string' ? jsonOrText(payload) : payload;
     // The response leaves either way: it is what happened. A key that could not be stored is
     // released, as a failed request's is, so that a retry is not refused for a day.
-    const stored = reply.statusCode < 400 ? store.complete(claim.companyId, claim.key, claim.fingerprint, reply.statusCode, body).then(() => true, () => false) : false;
+    const stored =
+      reply.statusCode < 400
+        ? store.complete(claim.companyId, claim.key, claim.fingerprint, reply.statusCode, body).then(
+            () => true,
+            () => false,
+          )
+        : false;
     if (!(await stored)) await store.release(claim.companyId, claim.key).catch(() => undefined);
     return payload;
   });

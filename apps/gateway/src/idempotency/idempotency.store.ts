@@ -11,10 +11,7 @@ const POLL_MS = 25;
 
 type Record_ = { state: 'pending'; fingerprint: string } | { state: 'done'; fingerprint: string; status: number; body: unknown };
 
-export type Claim =
-  | { kind: 'first' }
-  | { kind: 'replay'; status: number; body: unknown }
-  | { kind: 'conflict'; error: string };
+export type Claim = { kind: 'first' } | { kind: 'replay'; status: number; body: unknown } | { kind: 'conflict'; error: string };
 
 /**
  * Idempotency records in Redis for 24 hours, scoped to the company. The first request with a key
@@ -75,7 +72,9 @@ export class IdempotencyStore implements OnApplicationShutdown {
 
 /** Same method, path and JSON body (keys in any order) → same fingerprint. */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method} ${path}\n${canonicalJson(body)}`)
+    .digest('hex');
 }
 
 function canonicalJson(value: unknown): string {

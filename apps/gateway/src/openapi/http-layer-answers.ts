@@ -25,7 +25,11 @@ const error = (description: string, headers?: ResponseObject['headers']): Respon
 });
 
 export const UNAUTHORIZED_HEADER_DOC = {
-  'WWW-Authenticate': { required: true, description: 'The schemes accepted: `Basic realm="messaging", Bearer realm="messaging"`', schema: { type: 'string' as const } },
+  'WWW-Authenticate': {
+    required: true,
+    description: 'The schemes accepted: `Basic realm="messaging", Bearer realm="messaging"`',
+    schema: { type: 'string' as const },
+  },
 };
 const UNAUTHORIZED = error('Missing, wrong, revoked or forged credentials: `{ "error": "Unauthorized" }`', UNAUTHORIZED_HEADER_DOC);
 const THROTTLED_TEXT =
@@ -39,10 +43,18 @@ const UNAVAILABLE = error('The database or the queue is unreachable; nothing was
 const MALFORMED = error('Malformed JSON (or nested more deeply than 32 levels), or a field that is missing or invalid, named in `error`');
 const NUL_TEXT = 'a NUL character (U+0000) in the query string or the path, named in `error`';
 const TEXT_REFUSED = error(`Text the API never accepts: ${NUL_TEXT}`);
-const TOO_LARGE = error('A body over the size limit of this route (1 MiB; 64 MiB for /sms/send-bulk), however it is framed; refused on any route, even one that reads none');
+const TOO_LARGE = error(
+  'A body over the size limit of this route (1 MiB; 64 MiB for /sms/send-bulk), however it is framed; refused on any route, even one that reads none',
+);
 const UNSUPPORTED = error('A body that is not `application/json`');
 const CONFLICT = error('The `Idempotency-Key` was used with another body (or its first request is still running after 15 s)');
-const REPLAYED = { 'Idempotent-Replayed': { required: false, description: '`true` when this is the stored answer of an earlier request with the same `Idempotency-Key`', schema: { type: 'string', enum: ['true'] } } };
+const REPLAYED = {
+  'Idempotent-Replayed': {
+    required: false,
+    description: '`true` when this is the stored answer of an earlier request with the same `Idempotency-Key`',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
 
 /** Adds the answers of the HTTP layer to every operation: `open` lists the paths that need no credentials. */
 export function addHttpLayerAnswers(document: OpenAPIObject, open: readonly string[]): void {
@@ -88,7 +100,10 @@ function makeIdempotent(operation: OperationObject): void {
   const conflict = operation.responses['409'] as ResponseObject | undefined;
   operation.responses['409'] = conflict ? { ...conflict, description: `${conflict.description}; or: ${CONFLICT.description}` } : structuredClone(CONFLICT);
   const badRequest = operation.responses['400'] as ResponseObject;
-  operation.responses['400'] = { ...badRequest, description: `${badRequest.description}; or an \`Idempotency-Key\` that is not 1 to 255 visible ASCII characters` };
+  operation.responses['400'] = {
+    ...badRequest,
+    description: `${badRequest.description}; or an \`Idempotency-Key\` that is not 1 to 255 visible ASCII characters`,
+  };
   const ok = operation.responses['200'] as ResponseObject | undefined;
   if (ok) ok.headers = { ...ok.headers, ...REPLAYED };
 }

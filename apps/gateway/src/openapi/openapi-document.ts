@@ -43,7 +43,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addBasicAuth({ type: 'http', scheme: 'basic', description: 'username = API key, password = API secret' }, 'basic')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'JWT from POST /auth/token, or base64(key:secret)' }, 'bearer')
     .build();
-  const document = SwaggerModule.createDocument(app, { ...config, webhooks: webhookPathItems() }, { extraModels: [ErrorBodyDto, RetryAfterBodyDto, ...WEBHOOK_MODELS] });
+  const document = SwaggerModule.createDocument(
+    app,
+    { ...config, webhooks: webhookPathItems() },
+    { extraModels: [ErrorBodyDto, RetryAfterBodyDto, ...WEBHOOK_MODELS] },
+  );
   document.security = [{ apiKey: [], apiSecret: [] }, { basic: [] }, { bearer: [] }];
   for (const [path, item] of Object.entries(document.paths)) {
     if (!OPEN_OPERATIONS.includes(path)) continue;

@@ -77,9 +77,14 @@ describe('docs/openapi.json', () => {
 
   it('names the headers of 401 and 429, and Retry-After of every 503 but the health checks', () => {
     for (const [name, operation] of operations(document)) {
-      if (operation.responses['401']) expect([name, operation.responses['401'].headers?.['WWW-Authenticate']?.required]).toEqual([name, name === 'POST /webhooks/whatsapp' ? undefined : true]);
+      if (operation.responses['401'])
+        expect([name, operation.responses['401'].headers?.['WWW-Authenticate']?.required]).toEqual([
+          name,
+          name === 'POST /webhooks/whatsapp' ? undefined : true,
+        ]);
       if (operation.responses['429']) expect([name, operation.responses['429'].headers?.['Retry-After']?.required]).toEqual([name, true]);
-      if (operation.responses['503'] && !name.startsWith('GET /health')) expect([name, operation.responses['503'].headers?.['Retry-After']?.required]).toEqual([name, true]);
+      if (operation.responses['503'] && !name.startsWith('GET /health'))
+        expect([name, operation.responses['503'].headers?.['Retry-After']?.required]).toEqual([name, true]);
     }
   });
 
@@ -128,7 +133,9 @@ describe('docs/openapi.json', () => {
       'otp.verified',
     ]);
     for (const [name, item] of Object.entries(document.webhooks as Json)) {
-      const headers = item.post.parameters.filter((parameter: Json) => parameter.in === 'header' && parameter.required).map((parameter: Json) => parameter.name);
+      const headers = item.post.parameters
+        .filter((parameter: Json) => parameter.in === 'header' && parameter.required)
+        .map((parameter: Json) => parameter.name);
       expect([name, headers]).toEqual([name, expect.arrayContaining(['webhook-id', 'webhook-timestamp', 'webhook-signature'])]);
       const body = resolved(document, item.post.requestBody.content['application/json'].schema)[0];
       expect([name, body.properties.type.enum]).toEqual([name, [name]]);

@@ -23,8 +23,7 @@ export const NullableTimestamp = (description?: string) =>
   ApiProperty({ type: String, format: 'date-time', nullable: true, ...(description ? { description } : {}) });
 
 export const Uuid = (description?: string) => ApiProperty({ type: String, format: 'uuid', ...(description ? { description } : {}) });
-export const NullableUuid = (description?: string) =>
-  ApiProperty({ type: String, format: 'uuid', nullable: true, ...(description ? { description } : {}) });
+export const NullableUuid = (description?: string) => ApiProperty({ type: String, format: 'uuid', nullable: true, ...(description ? { description } : {}) });
 
 export const OneOf = (values: readonly (string | number)[], options: Options = {}) =>
   ApiProperty({ type: typeof values[0] === 'number' ? 'number' : String, enum: [...values], ...options });

@@ -149,15 +149,31 @@ const RESPONSES = {
 };
 
 const EVENTS: { name: string; model: new () => object; summary: string; description: string }[] = [
-  { name: 'message.sent', model: MessageSentEventDto, summary: 'A message was accepted by the carrier', description: 'To the `webhook_url` given to POST /sms/send or /sms/send-bulk.' },
-  { name: 'message.delivered', model: MessageDeliveredEventDto, summary: 'A message was delivered', description: 'Its delivery receipt said delivered (every part).' },
+  {
+    name: 'message.sent',
+    model: MessageSentEventDto,
+    summary: 'A message was accepted by the carrier',
+    description: 'To the `webhook_url` given to POST /sms/send or /sms/send-bulk.',
+  },
+  {
+    name: 'message.delivered',
+    model: MessageDeliveredEventDto,
+    summary: 'A message was delivered',
+    description: 'Its delivery receipt said delivered (every part).',
+  },
   {
     name: 'message.failed',
     model: MessageFailedEventDto,
     summary: 'A message was not delivered',
-    description: '`reason` says how: `undelivered`, `expired`, `rejected` (receipts) or `failed` (never reached a carrier; refunded); `error_code` is the carrier\'s.',
+    description:
+      "`reason` says how: `undelivered`, `expired`, `rejected` (receipts) or `failed` (never reached a carrier; refunded); `error_code` is the carrier's.",
   },
-  { name: 'otp.delivered', model: OtpDeliveredEventDto, summary: "An OTP's message was delivered", description: "To the application's `webhook_url` (set in the dashboard)." },
+  {
+    name: 'otp.delivered',
+    model: OtpDeliveredEventDto,
+    summary: "An OTP's message was delivered",
+    description: "To the application's `webhook_url` (set in the dashboard).",
+  },
   { name: 'otp.verified', model: OtpVerifiedEventDto, summary: 'An OTP was verified', description: "To the application's `webhook_url`." },
   { name: 'otp.expired', model: OtpExpiredEventDto, summary: 'An OTP expired unverified', description: "To the application's `webhook_url`." },
   {
@@ -171,7 +187,7 @@ const EVENTS: { name: string; model: new () => object; summary: string; descript
     name: 'campaign.completed',
     model: CampaignCompletedEventDto,
     summary: 'A campaign finished',
-    description: 'Every batch dispatched or cancelled and every message final. To the campaign\'s `webhook_url`.',
+    description: "Every batch dispatched or cancelled and every message final. To the campaign's `webhook_url`.",
   },
 ];
 

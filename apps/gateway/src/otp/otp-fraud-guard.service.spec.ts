@@ -11,7 +11,9 @@ function guard() {
   const windows: [string, number][] = [];
   const recorded: [OtpSubject, string, Record<string, unknown>][] = [];
   const limiter = { window: (name: string, windowMs: number) => (windows.push([name, windowMs]), hourly) } as unknown as OtpRateLimiter;
-  const journal = { recordEvent: async (subject: OtpSubject, event: string, _at: Date, detail: Record<string, unknown>) => void recorded.push([subject, event, detail]) } as unknown as OtpJournal;
+  const journal = {
+    recordEvent: async (subject: OtpSubject, event: string, _at: Date, detail: Record<string, unknown>) => void recorded.push([subject, event, detail]),
+  } as unknown as OtpJournal;
   return { fraud: new OtpFraudGuard(limiter, journal), windows, recorded };
 }
 
@@ -34,7 +36,10 @@ describe('OtpFraudGuard', () => {
   it('refuses (403) a country the application does not allow, or a number of no known country, and logs why', async () => {
     const { fraud, recorded } = guard();
     expect(await refusal(fraud.admit(check(['FR'])))).toEqual({ status: 403, body: { error: 'Destination country GB is not allowed for this application' } });
-    expect(await refusal(fraud.admit(check(['FR'], null)))).toMatchObject({ status: 403, body: { error: 'Destination country unknown is not allowed for this application' } });
+    expect(await refusal(fraud.admit(check(['FR'], null)))).toMatchObject({
+      status: 403,
+      body: { error: 'Destination country unknown is not allowed for this application' },
+    });
     const subject = { otpId: null, companyId: 'company-1', applicationId: 'application-1', recipient: '+447911123456' };
     expect(recorded).toEqual([
       [subject, 'refused', { reason: 'country', country: 'GB' }],
@@ -49,6 +54,8 @@ describe('OtpFraudGuard', () => {
       status: 429,
       body: { error: 'Too many OTPs to numbers starting +44791112 this hour; try again in 2 seconds', retry_after: 2 },
     });
-    expect(recorded).toEqual([[expect.objectContaining({ recipient: '+447911123456' }), 'refused', { reason: 'prefix-velocity', prefix: '+44791112', limit: 7 }]]);
+    expect(recorded).toEqual([
+      [expect.objectContaining({ recipient: '+447911123456' }), 'refused', { reason: 'prefix-velocity', prefix: '+44791112', limit: 7 }],
+    ]);
   });
 });

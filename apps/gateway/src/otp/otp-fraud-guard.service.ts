@@ -41,7 +41,11 @@ export class OtpFraudGuard {
       await this.refused(check, { reason: 'country', country: check.country });
       throw new ApiError(HttpStatus.FORBIDDEN, `Destination country ${check.country ?? 'unknown'} is not allowed for this application`);
     }
-    return { limiter: this.prefixes, key: `${check.application.id}:${numberPrefix(check.recipient)}`, limit: check.application.settings.otp_prefix_limit_per_hour };
+    return {
+      limiter: this.prefixes,
+      key: `${check.application.id}:${numberPrefix(check.recipient)}`,
+      limit: check.application.settings.otp_prefix_limit_per_hour,
+    };
   }
 
   /** The refusal (429) of a send whose prefix window was full, recorded in /otp/logs. */

@@ -25,7 +25,16 @@ describe('parseOtpListQuery', () => {
   });
 
   it('reads every filter', () => {
-    const query = { appid: 'app_1', recipient: '+33612345678', status: 'expired', channel: 'sms', from: '2026-11-01', to: '2026-11-30', page: '3', limit: '100' };
+    const query = {
+      appid: 'app_1',
+      recipient: '+33612345678',
+      status: 'expired',
+      channel: 'sms',
+      from: '2026-11-01',
+      to: '2026-11-30',
+      page: '3',
+      limit: '100',
+    };
     expect(parseOtpListQuery(query)).toEqual({
       ok: true,
       value: {
@@ -123,7 +132,9 @@ describe('parseOtpReportQuery', () => {
       ok: true,
       value: { appid: 'app_1', channel: 'sms', from: new Date('2026-11-01T00:00:00Z'), before: new Date('2026-12-01T00:00:00Z') },
     });
-    expect(parseOtpReportQuery({ to: '2026-10-31' }, now)).toMatchObject({ value: { from: new Date('2026-10-02T00:00:00Z'), before: new Date('2026-11-01T00:00:00Z') } });
+    expect(parseOtpReportQuery({ to: '2026-10-31' }, now)).toMatchObject({
+      value: { from: new Date('2026-10-02T00:00:00Z'), before: new Date('2026-11-01T00:00:00Z') },
+    });
   });
 
   it.each([

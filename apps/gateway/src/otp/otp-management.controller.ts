@@ -17,7 +17,7 @@ import { OtpManagementService } from './otp-management.service';
 const LIST_ENVELOPE =
   'Answers `{ status: "success", message, data: { items, page, limit, total } }`, items newest first; `total` counts every match over all pages.';
 const FILTER_RULES =
-  '`from` and `to` are ISO 8601 dates (`2026-11-22`, a whole UTC day) or timestamps with an offset (`2026-11-22T10:00:00Z`), both inclusive, on the creation time. A filter naming an `appid` or `verification_id` that is not this company\'s answers 404; an unknown query parameter answers 400.';
+  "`from` and `to` are ISO 8601 dates (`2026-11-22`, a whole UTC day) or timestamps with an offset (`2026-11-22T10:00:00Z`), both inclusive, on the creation time. A filter naming an `appid` or `verification_id` that is not this company's answers 404; an unknown query parameter answers 400.";
 const RECORD_FIELDS =
   '`verification_id, appid, recipient, channel, status, sender, lang, expires_at, created_at, last_sent_at, resends, verified_at, cost`; `status` reads `expired` for a pending OTP past `expires_at`. Never the code or its hash.';
 
@@ -81,7 +81,7 @@ export class OtpManagementController {
   })
   @ApiQueries(verificationId(), appid(), recipient(), oneOf('event', OTP_LOG_ENTRY_EVENTS), from(), to(), page(), limit())
   @ApiOkResponse({ type: OtpLogsResponseDto, description: 'A page of events' })
-  @ApiQueryErrors('`verification_id` or `appid` is not this company\'s')
+  @ApiQueryErrors("`verification_id` or `appid` is not this company's")
   logs(@CurrentPrincipal() principal: Principal, @Query() query: unknown) {
     return this.management.logs(principal.companyId, query);
   }
@@ -93,7 +93,7 @@ export class OtpManagementController {
   })
   @ApiQueries(verificationId(), recipient(), appid(), oneOf('outcome', OTP_ATTEMPT_OUTCOMES), from(), to(), page(), limit())
   @ApiOkResponse({ type: OtpAttemptsResponseDto, description: 'A page of attempts' })
-  @ApiQueryErrors('`verification_id` or `appid` is not this company\'s')
+  @ApiQueryErrors("`verification_id` or `appid` is not this company's")
   attempts(@CurrentPrincipal() principal: Principal, @Query() query: unknown) {
     return this.management.attempts(principal.companyId, query);
   }

@@ -49,7 +49,8 @@ export class OtpRecordDto {
       'Why a `failed` OTP failed (null otherwise): `too_many_attempts` (3 wrong codes), or its code never reached the handset: `undelivered`, `rejected` (by the carrier), `expired` (the carrier gave up), `not_sent` (never reached a carrier). One whose code never arrived may be resent.',
   })
   failure_reason: string | null;
-  @ApiProperty({ nullable: true, type: String, example: null, description: "The carrier's error code of a failed delivery, when it gave one" }) error_code: string | null;
+  @ApiProperty({ nullable: true, type: String, example: null, description: "The carrier's error code of a failed delivery, when it gave one" }) error_code:
+    string | null;
 }
 
 export class OtpStatusResponseDto extends SuccessEnvelopeDto {
@@ -70,7 +71,11 @@ export class OtpLogEntryDto {
   @ApiProperty({ nullable: true, type: String }) appid: string | null;
   @ApiProperty({ nullable: true, type: String }) recipient: string | null;
   @ApiProperty({ enum: OTP_LOG_ENTRY_EVENTS }) event: string;
-  @ApiProperty({ type: Object, example: { channel: 'sms' }, description: '`sent`: channel; `resent`: resend number; `blocked`: until; `failed`: message_id, reason, error_code; `refused`: reason' })
+  @ApiProperty({
+    type: Object,
+    example: { channel: 'sms' },
+    description: '`sent`: channel; `resent`: resend number; `blocked`: until; `failed`: message_id, reason, error_code; `refused`: reason',
+  })
   detail: Record<string, unknown>;
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }

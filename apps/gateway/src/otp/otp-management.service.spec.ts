@@ -28,26 +28,33 @@ const record: OtpRecord = {
 function service(store: Partial<OtpManagementStore>) {
   const asked: unknown[][] = [];
   const applications = {
-    findForCompany: async (companyId: string, appid: string) => (companyId === COMPANY && appid === 'app_1' ? ({ id: 'application-1' } as ApplicationEntity) : null),
+    findForCompany: async (companyId: string, appid: string) =>
+      companyId === COMPANY && appid === 'app_1' ? ({ id: 'application-1' } as ApplicationEntity) : null,
   } as unknown as ApplicationRepository;
   const limiter = {
     usage: async () => ({ used: 3, limit: 20, remaining: 17, resetAt: new Date('2026-11-22T10:00:30Z') }),
   } as unknown as OtpRateLimiter;
   const recording = Object.fromEntries(
-    Object.entries(store).map(([name, method]) => [name, async (...args: unknown[]) => (asked.push([name, ...args]), (method as (...a: unknown[]) => unknown)(...args))]),
+    Object.entries(store).map(([name, method]) => [
+      name,
+      async (...args: unknown[]) => (asked.push([name, ...args]), (method as (...a: unknown[]) => unknown)(...args)),
+    ]),
   );
   return { management: new OtpManagementService(recording as unknown as OtpManagementStore, applications, limiter), asked };
 }
 
 describe('OtpManagementService', () => {
-  it("shows an OTP of the company (never its code), and 404 for one it cannot find", async () => {
+  it('shows an OTP of the company (never its code), and 404 for one it cannot find', async () => {
     const { management } = service({ record: async (_company: string, id: string) => (id === OTP ? record : null) });
     expect(await management.status(COMPANY, { verification_id: OTP })).toEqual({
       status: 'success',
       message: 'OTP status',
       data: expect.objectContaining({ verification_id: OTP, status: 'pending', cost: 0.01, expires_at: '2026-11-22T10:10:00.000Z', verified_at: null }),
     });
-    expect(await refusal(management.status(COMPANY, { verification_id: '0195f7a2-0000-7000-8000-000000000002' }))).toEqual({ status: 404, body: { error: 'OTP not found' } });
+    expect(await refusal(management.status(COMPANY, { verification_id: '0195f7a2-0000-7000-8000-000000000002' }))).toEqual({
+      status: 404,
+      body: { error: 'OTP not found' },
+    });
   });
 
   it("lists by the application's internal id, and refuses an appid that is not the company's (404) before reading", async () => {

@@ -2,21 +2,8 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { ApplicationRepository } from '@mp/accounts';
 import { moneyToJson } from '@mp/billing-domain';
 import { ApiError, valueOrBadRequest } from '@mp/http-kit';
-import {
-  OtpManagementStore,
-  type OtpAttemptEntry,
-  type OtpLogEntry,
-  type OtpRecord,
-  type OtpReport,
-  type Paged,
-} from '@mp/otp';
-import {
-  parseOtpAttemptQuery,
-  parseOtpListQuery,
-  parseOtpLogQuery,
-  parseOtpReportQuery,
-  parseOtpStatusQuery,
-} from './otp-management-query';
+import { OtpManagementStore, type OtpAttemptEntry, type OtpLogEntry, type OtpRecord, type OtpReport, type Paged } from '@mp/otp';
+import { parseOtpAttemptQuery, parseOtpListQuery, parseOtpLogQuery, parseOtpReportQuery, parseOtpStatusQuery } from './otp-management-query';
 import { OtpRateLimiter } from './otp-rate-limiter.service';
 
 /** The rolling window of OtpRateLimiter. */
@@ -167,6 +154,11 @@ function reportJson(report: OtpReport, from: Date, before: Date) {
       conversion_rate: row.conversionRate,
       cost: moneyToJson(row.cost),
     })),
-    totals: { sent: report.totals.sent, verified: report.totals.verified, conversion_rate: report.totals.conversionRate, cost: moneyToJson(report.totals.cost) },
+    totals: {
+      sent: report.totals.sent,
+      verified: report.totals.verified,
+      conversion_rate: report.totals.conversionRate,
+      cost: moneyToJson(report.totals.cost),
+    },
   };
 }

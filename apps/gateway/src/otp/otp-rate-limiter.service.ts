@@ -14,7 +14,12 @@ const LIMIT_TTL_MS = 5_000;
 /** A send's slots, taken in every window it counts in, or the window that refused it. */
 export type SendSlot =
   | { allowed: true; release: () => Promise<void> }
-  | { allowed: false; /** The refusing window: the company's minute, or one of the `also` windows given, by index. */ refusedBy: 'company' | number; limit: number; retryAfterMs: number };
+  | {
+      allowed: false;
+      /** The refusing window: the company's minute, or one of the `also` windows given, by index. */ refusedBy: 'company' | number;
+      limit: number;
+      retryAfterMs: number;
+    };
 
 /**
  * OTP sends (and resends) per rolling minute per company: 20 unless an operator set another limit

@@ -53,7 +53,10 @@ export class OtpSendDto {
   @Allow()
   custom_vars?: unknown;
 
-  @ApiPropertyOptional({ example: '482910', description: "Your own code (4 to 8 digits) instead of a generated one. Alias: `code`. Stored only as a keyed hash." })
+  @ApiPropertyOptional({
+    example: '482910',
+    description: 'Your own code (4 to 8 digits) instead of a generated one. Alias: `code`. Stored only as a keyed hash.',
+  })
   @TextField({ notText: 'must be a string of digits' })
   otp_code?: string;
 

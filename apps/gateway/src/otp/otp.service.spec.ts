@@ -20,7 +20,14 @@ import { OtpService } from './otp.service';
 
 const COMPANY = 'company-1';
 const application = { id: 'application-1', appid: 'app_1', name: 'Shop', companyId: COMPANY, settings: {} } as ApplicationEntity;
-const sent: OtpSent = { verificationId: 'v-1', recipient: '+447911123456', channel: 'sms', expiresAt: new Date('2026-11-22T10:10:00Z'), cost: 100n, balance: 900n };
+const sent: OtpSent = {
+  verificationId: 'v-1',
+  recipient: '+447911123456',
+  channel: 'sms',
+  expiresAt: new Date('2026-11-22T10:10:00Z'),
+  cost: 100n,
+  balance: 900n,
+};
 const prefixWindow = { key: 'prefix' } as unknown as WindowTake;
 
 interface Fakes {
@@ -84,7 +91,10 @@ describe('OtpService', () => {
 
   it('refuses an application of another company (404) and a number that is not one (400), taking no slot', async () => {
     const { otp, calls } = service();
-    expect(await refusal(otp.send('company-2', { appid: 'app_1', recipient: '+447911123456' }))).toEqual({ status: 404, body: { error: 'Application not found' } });
+    expect(await refusal(otp.send('company-2', { appid: 'app_1', recipient: '+447911123456' }))).toEqual({
+      status: 404,
+      body: { error: 'Application not found' },
+    });
     expect(await refusal(otp.send(COMPANY, { appid: 'app_1', recipient: '12' }))).toMatchObject({ status: 400 });
     expect(calls.takes).toEqual([]);
   });
@@ -113,9 +123,14 @@ describe('OtpService', () => {
     expect(poor.calls.released).toBe(1);
   });
 
-  it("answers each verification outcome as the interface says", async () => {
+  it('answers each verification outcome as the interface says', async () => {
     const verifiedAt = new Date('2026-11-22T10:01:00Z');
-    expect(await service({ outcome: { outcome: 'verified', verificationId: 'v-1', recipient: '+447911123456', verifiedAt } }).otp.verify(COMPANY, { verification_id: 'v-1', otp_code: '123456' })).toEqual({
+    expect(
+      await service({ outcome: { outcome: 'verified', verificationId: 'v-1', recipient: '+447911123456', verifiedAt } }).otp.verify(COMPANY, {
+        verification_id: 'v-1',
+        otp_code: '123456',
+      }),
+    ).toEqual({
       status: 'success',
       message: 'OTP verified',
       verification_id: 'v-1',
@@ -124,7 +139,10 @@ describe('OtpService', () => {
       verified_at: '2026-11-22T10:01:00.000Z',
     });
     const verify = (outcome: VerifyOutcome) => refusal(service({ outcome }).otp.verify(COMPANY, { verification_id: 'v-1', otp_code: '123456' }));
-    expect(await verify({ outcome: 'invalid_code', verificationId: 'v-1', attemptsRemaining: 2 })).toEqual({ status: 400, body: { error: 'Invalid OTP code', attempts_remaining: 2 } });
+    expect(await verify({ outcome: 'invalid_code', verificationId: 'v-1', attemptsRemaining: 2 })).toEqual({
+      status: 400,
+      body: { error: 'Invalid OTP code', attempts_remaining: 2 },
+    });
     expect(await verify({ outcome: 'blocked', retryAfterSeconds: 30 })).toMatchObject({ status: 429, body: { retry_after: 30 } });
     expect(await verify({ outcome: 'not_found' })).toEqual({ status: 404, body: { error: 'OTP not found' } });
     expect(await verify({ outcome: 'failed', verificationId: 'v-1', reason: 'undelivered', errorCode: '001' })).toEqual({

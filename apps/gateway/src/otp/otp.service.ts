@@ -58,7 +58,12 @@ export class OtpService implements OnApplicationShutdown {
     const application = await this.application(companyId, request.appid);
     const phone = parsePhoneNumber(request.recipient);
     if (!phone.ok) throw badRequest(INVALID_PHONE_NUMBER);
-    const check = { companyId, application: { id: application.id, settings: resolveApplicationSettings(application.settings) }, recipient: phone.e164, country: phone.country };
+    const check = {
+      companyId,
+      application: { id: application.id, settings: resolveApplicationSettings(application.settings) },
+      recipient: phone.e164,
+      country: phone.country,
+    };
     const prefixWindow = await this.fraud.admit(check);
     const sent = await this.rateLimited(companyId, () => this.sendWith(companyId, application, { ...request, recipient: phone.e164 }), {
       window: prefixWindow,
@@ -140,7 +145,10 @@ export class OtpService implements OnApplicationShutdown {
   }
 
   private async application(companyId: string, appid: string): Promise<ApplicationEntity> {
-    const application = await this.applicationCache.get(`${companyId}:${appid}`, async () => (await this.applications.findForCompany(companyId, appid)) ?? undefined);
+    const application = await this.applicationCache.get(
+      `${companyId}:${appid}`,
+      async () => (await this.applications.findForCompany(companyId, appid)) ?? undefined,
+    );
     if (!application) throw new ApiError(HttpStatus.NOT_FOUND, 'Application not found');
     return application;
   }
@@ -151,7 +159,12 @@ function badRequest(error: string): ApiError {
 }
 
 function tooManyRequests(reason: string, retryAfter: number): ApiError {
-  return new ApiError(HttpStatus.TOO_MANY_REQUESTS, `${reason}; try again in ${retryAfter} seconds`, { retry_after: retryAfter }, { 'Retry-After': String(retryAfter) });
+  return new ApiError(
+    HttpStatus.TOO_MANY_REQUESTS,
+    `${reason}; try again in ${retryAfter} seconds`,
+    { retry_after: retryAfter },
+    { 'Retry-After': String(retryAfter) },
+  );
 }
 
 function sentAnswer(message: string, sent: OtpSent) {

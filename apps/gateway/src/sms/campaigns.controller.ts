@@ -12,7 +12,8 @@ const SUMMARY_RULE =
   '`summary` counts every accepted recipient once, by its current state: `queued` (its batch has not started), `processing` (its message waits to be submitted), `sent` (handed to the carrier, no receipt yet), `delivered`, `failed` (undelivered, expired, rejected or failed) and `cancelled` (its batch was cancelled), so queued + processing + sent + delivered + failed + cancelled = `successful`.';
 const STATUS_RULE =
   'Campaign `status`: `scheduled`, `queued`, `processing`, `completed` (every batch dispatched or cancelled and every message in a final state; recorded when found so) or `cancelled` (cancelled before any batch started).';
-const PAGE_RULE = 'Pages with `page` (from 1) and `limit` (default 50, at most 100); answers `data: { items, page, limit, total }`, `total` counting every match.';
+const PAGE_RULE =
+  'Pages with `page` (from 1) and `limit` (default 50, at most 100); answers `data: { items, page, limit, total }`, `total` counting every match.';
 
 const campaignId = () => ApiParam({ name: 'campaign_id', description: 'The id POST /sms/send-bulk answered', format: 'uuid' });
 const pageQueries = () =>

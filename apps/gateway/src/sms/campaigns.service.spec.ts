@@ -32,10 +32,19 @@ describe('CampaignsService', () => {
     expect(await refusal(campaigns.recipients(COMPANY, CAMPAIGN, {}))).toEqual({ status: 404, body: { error: 'Campaign not found' } });
   });
 
-  it("cancels the batches not yet started, removes their jobs, and says whether the whole campaign is cancelled", async () => {
+  it('cancels the batches not yet started, removes their jobs, and says whether the whole campaign is cancelled', async () => {
     const { campaigns, removed } = service(
       {},
-      { cancel: async () => ({ outcome: 'cancelled', batchIds: ['b1', 'b2'], cancelledRecipients: 7, refunded: 700n, balance: 5_000n, campaignStatus: 'processing' }) },
+      {
+        cancel: async () => ({
+          outcome: 'cancelled',
+          batchIds: ['b1', 'b2'],
+          cancelledRecipients: 7,
+          refunded: 700n,
+          balance: 5_000n,
+          campaignStatus: 'processing',
+        }),
+      },
     );
     expect(await campaigns.cancel(COMPANY, CAMPAIGN)).toEqual({
       status: 'success',
@@ -46,7 +55,10 @@ describe('CampaignsService', () => {
       [QueueName.CampaignDispatch, 'batch-b1'],
       [QueueName.CampaignDispatch, 'batch-b2'],
     ]);
-    const whole = service({}, { cancel: async () => ({ outcome: 'cancelled', batchIds: ['b1'], cancelledRecipients: 1, refunded: 0n, balance: 0n, campaignStatus: 'cancelled' }) });
+    const whole = service(
+      {},
+      { cancel: async () => ({ outcome: 'cancelled', batchIds: ['b1'], cancelledRecipients: 1, refunded: 0n, balance: 0n, campaignStatus: 'cancelled' }) },
+    );
     expect((await whole.campaigns.cancel(COMPANY, CAMPAIGN)).message).toBe('Campaign cancelled and refunded');
   });
 

@@ -5,7 +5,18 @@ import { resolveSchedule, resolveWebhookUrl, type RequestContext } from './sms-r
 export const MAX_BULK_ENTRIES = 1_000_000;
 
 /** The fields of the body; any other is refused, as /sms/send refuses them (a typo must not send at once). */
-const BULK_FIELDS = new Set(['recipients', 'message', 'messages', 'from', 'batch_size', 'delay_between_batches', 'reference', 'priority', 'scheduled_time', 'webhook_url']);
+const BULK_FIELDS = new Set([
+  'recipients',
+  'message',
+  'messages',
+  'from',
+  'batch_size',
+  'delay_between_batches',
+  'reference',
+  'priority',
+  'scheduled_time',
+  'webhook_url',
+]);
 const MESSAGE_FIELDS = new Set(['to', 'message', 'reference', 'from']);
 
 export interface SmsBulkRequest {
@@ -99,7 +110,12 @@ function resolveMessages(messages: unknown): Result<CampaignInput> {
     if (typeof to !== 'string') return fail(`messages[${i}].to is required`);
     if (reference !== undefined && typeof reference !== 'string') return fail(`messages[${i}].reference must be a string`);
     if (from !== undefined && typeof from !== 'string') return fail(`messages[${i}].from must be a string`);
-    entries.push({ to, message: typeof message === 'string' ? message : '', reference: (reference as string | undefined) ?? null, from: (from as string | undefined) ?? null });
+    entries.push({
+      to,
+      message: typeof message === 'string' ? message : '',
+      reference: (reference as string | undefined) ?? null,
+      from: (from as string | undefined) ?? null,
+    });
   }
   return { ok: true, value: { mode: 2, messages: entries } };
 }
@@ -108,7 +124,10 @@ function resolveMessages(messages: unknown): Result<CampaignInput> {
  * The first field that is not `known`, or the fields given: one given as null counts as not
  * given, as on every other route (see withoutNullFields). One pass: mode 2 calls it a million times.
  */
-function knownFields(fields: Record<string, unknown>, known: ReadonlySet<string>): { ok: true; given: Record<string, unknown> } | { ok: false; unknown: string } {
+function knownFields(
+  fields: Record<string, unknown>,
+  known: ReadonlySet<string>,
+): { ok: true; given: Record<string, unknown> } | { ok: false; unknown: string } {
   let hasNull = false;
   for (const key in fields) {
     if (!known.has(key)) return { ok: false, unknown: key };

@@ -14,7 +14,12 @@ function accepted(batches: number): AcceptedCampaign {
     campaignId: 'campaign-1',
     plan: { total: 3, accepted: 2, duplicates: 0, failedNumbers: [{ number: '12', error: INVALID_PHONE_NUMBER }], batches: [], totalCost: 200n },
     balance: 9_800n,
-    batches: Array.from({ length: batches }, (_, i) => ({ batchId: `b${i + 1}`, position: i + 1, recipients: 1, scheduledAt: new Date(at.getTime() + i * 60_000) })),
+    batches: Array.from({ length: batches }, (_, i) => ({
+      batchId: `b${i + 1}`,
+      position: i + 1,
+      recipients: 1,
+      scheduledAt: new Date(at.getTime() + i * 60_000),
+    })),
   };
 }
 
@@ -87,7 +92,10 @@ describe('SmsBulkService', () => {
 
   it('refuses a request it cannot read before accepting anything', async () => {
     const { bulk, commands } = service(() => accepted(1));
-    expect(await refusal(bulk.send(COMPANY, { message: 'Hi', from: 'Acme' }))).toEqual({ status: 400, body: { error: 'recipients is required (or messages)' } });
+    expect(await refusal(bulk.send(COMPANY, { message: 'Hi', from: 'Acme' }))).toEqual({
+      status: 400,
+      body: { error: 'recipients is required (or messages)' },
+    });
     expect(commands).toEqual([]);
   });
 });

@@ -5,11 +5,15 @@ import type { PriceBook } from '../pricing/price-book.service';
 import { refusal } from '../testing/api-refusal';
 import { SmsEstimateService } from './sms-estimate.service';
 
-const estimator = (rules: readonly PriceRule[] = DEFAULT_PRICES) => new SmsEstimateService({ rules: async () => rules } as unknown as PriceBook, new GatewayEnv());
+const estimator = (rules: readonly PriceRule[] = DEFAULT_PRICES) =>
+  new SmsEstimateService({ rules: async () => rules } as unknown as PriceBook, new GatewayEnv());
 
 describe('SmsEstimateService', () => {
   it('prices each valid recipient by its parts, lists the invalid ones, and sends nothing', async () => {
-    const answer = await estimator([{ prefix: '+', route: 'auto', price: 100n }, { prefix: '+33', route: 'auto', price: 250n }]).estimate({
+    const answer = await estimator([
+      { prefix: '+', route: 'auto', price: 100n },
+      { prefix: '+33', route: 'auto', price: 250n },
+    ]).estimate({
       to: '+447911123456, +33612345678, 12',
       message: 'ж'.repeat(71),
     });

@@ -22,7 +22,10 @@ describe('resolveSmsRequest', () => {
   it('accepts sender aliases and checks the sender id', () => {
     const ok = resolveSmsRequest({ to: '+1', message: 'x', sender_id: 'Acme Co' }, { now });
     expect(ok.ok && ok.value.sender).toBe('Acme Co');
-    expect(resolveSmsRequest({ to: '+1', message: 'x', from: 'TooLongSenderName' }, { now })).toMatchObject({ ok: false, error: expect.stringContaining('from must be') });
+    expect(resolveSmsRequest({ to: '+1', message: 'x', from: 'TooLongSenderName' }, { now })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('from must be'),
+    });
     expect(resolveSmsRequest({ to: '+1', message: 'x', from: '12345' }, { now })).toMatchObject({ ok: true });
   });
 
@@ -38,7 +41,10 @@ describe('resolveSmsRequest', () => {
     [{ to: '+1', message: 'x', scheduled_time: '2027-01-22T09:00:00Z' }, 'scheduled_time must be at most 30 days ahead'],
     [{ to: '+1', message: 'x', webhook_url: 'ftp://x' }, 'webhook_url must be an http(s) URL'],
     [{ to: '+1', message: 'x', webhook_url: 'https://u:p@x.com' }, 'webhook_url must be an http(s) URL'],
-    [{ to: '+1', message: 'x', webhook_url: 'http://10.0.0.7/hooks' }, 'webhook_url must be an http(s) URL of a public address without credentials: 10.0.0.7 is a private address'],
+    [
+      { to: '+1', message: 'x', webhook_url: 'http://10.0.0.7/hooks' },
+      'webhook_url must be an http(s) URL of a public address without credentials: 10.0.0.7 is a private address',
+    ],
     [{ to: '+1', message: 'x', webhook_url: 'http://[::1]:8080/' }, '::1 is a loopback address'],
     [{ to: '+1', message: 'x', webhook_url: 'http://localhost/' }, 'localhost is a loopback address'],
   ])('refuses %p naming the field', (dto, error) => {
@@ -57,7 +63,13 @@ describe('resolveSmsRequest', () => {
   it('takes a webhook_url of a literal non-public address only where the operator allows it', () => {
     const dto = { to: '+1', message: 'x', webhook_url: 'http://127.0.0.1:9000/hooks' };
     expect(resolveSmsRequest(dto, { now }).ok).toBe(false);
-    expect(resolveSmsRequest(dto, { now, webhookPolicy: { allowLoopback: true, allowPrivate: false } })).toMatchObject({ ok: true, value: { webhookUrl: 'http://127.0.0.1:9000/hooks' } });
-    expect(resolveSmsRequest({ ...dto, webhook_url: 'https://hooks.example.com/x' }, { now })).toMatchObject({ ok: true, value: { webhookUrl: 'https://hooks.example.com/x' } });
+    expect(resolveSmsRequest(dto, { now, webhookPolicy: { allowLoopback: true, allowPrivate: false } })).toMatchObject({
+      ok: true,
+      value: { webhookUrl: 'http://127.0.0.1:9000/hooks' },
+    });
+    expect(resolveSmsRequest({ ...dto, webhook_url: 'https://hooks.example.com/x' }, { now })).toMatchObject({
+      ok: true,
+      value: { webhookUrl: 'https://hooks.example.com/x' },
+    });
   });
 });

@@ -1,18 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { FailedNumberDto } from '../openapi/error-responses';
-import {
-  Integer,
-  Money,
-  Nested,
-  NullableText,
-  NullableTimestamp,
-  OneOf,
-  SuccessEnvelopeDto,
-  Text,
-  Timestamp,
-  Uuid,
-} from '../openapi/schema-properties';
+import { Integer, Money, Nested, NullableText, NullableTimestamp, OneOf, SuccessEnvelopeDto, Text, Timestamp, Uuid } from '../openapi/schema-properties';
 
 // What POST /sms/send, POST /sms/estimate, GET and DELETE /sms/{message_id} answer
 // (sms-responses.ts, sms-estimate.service.ts, sms.service.ts, @mp/messaging's message-view.ts).

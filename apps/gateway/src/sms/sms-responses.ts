@@ -36,10 +36,7 @@ export function multiRecipientResponse(list: RecipientList, accepted: SmsAccepta
       duplicates: list.duplicates,
       total_cost: moneyToJson(accepted.totalCost),
       balance: moneyToJson(accepted.balance),
-      messages: [
-        ...accepted.messages.map((m) => ({ message_id: m.messageId, to: m.to, status, cost: moneyToJson(m.cost) })),
-        ...failed,
-      ],
+      messages: [...accepted.messages.map((m) => ({ message_id: m.messageId, to: m.to, status, cost: moneyToJson(m.cost) })), ...failed],
     },
   };
 }

@@ -6,7 +6,10 @@ import { AliasOf, TextField } from '@mp/http-kit';
  * decided in resolveSmsRequest, which also names the missing field.
  */
 export class SmsSendDto {
-  @ApiPropertyOptional({ example: '+447911123456', description: 'One number, or several separated by commas and/or semicolons (at most 1000). Aliases: `phone`, `recipient`, `recipients`.' })
+  @ApiPropertyOptional({
+    example: '+447911123456',
+    description: 'One number, or several separated by commas and/or semicolons (at most 1000). Aliases: `phone`, `recipient`, `recipients`.',
+  })
   @TextField({ maxLength: 20_000 })
   to?: string;
 
@@ -33,7 +36,11 @@ export class SmsSendDto {
   @AliasOf('message')
   body?: string;
 
-  @ApiPropertyOptional({ example: 'Acme', default: 'SMS', description: 'Sender: 1-11 letters, digits or spaces with a letter, or a number of up to 15 digits. Aliases: `sender`, `sender_id`.' })
+  @ApiPropertyOptional({
+    example: 'Acme',
+    default: 'SMS',
+    description: 'Sender: 1-11 letters, digits or spaces with a letter, or a number of up to 15 digits. Aliases: `sender`, `sender_id`.',
+  })
   @TextField()
   from?: string;
 
@@ -55,7 +62,10 @@ export class SmsSendDto {
   @TextField({ maxLength: 200, tooLong: 'must be at most 200 characters' })
   reference?: string;
 
-  @ApiPropertyOptional({ example: 'https://example.com/hooks/sms', description: 'Receives message.sent, message.delivered and message.failed, signed per Standard Webhooks' })
+  @ApiPropertyOptional({
+    example: 'https://example.com/hooks/sms',
+    description: 'Receives message.sent, message.delivered and message.failed, signed per Standard Webhooks',
+  })
   @TextField({ maxLength: 2048, notText: 'must be an http(s) URL' })
   webhook_url?: string;
 }

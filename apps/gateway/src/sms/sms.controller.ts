@@ -38,7 +38,10 @@ export class SmsController {
       'One recipient answers `data` as a message (status `sent`, or `scheduled` with `scheduled_time`); several (comma/semicolon separated, at most 1000, duplicates sent once, a missing `+` accepted when adding it makes the number valid) answer totals and one entry per recipient; invalid ones are listed with `status: "failed"`, `cost: 0`. The whole send is charged in one debit before anything is queued. Send `Idempotency-Key` to make retries safe.',
   })
   @ApiSmsSent()
-  @ApiBadRequest('A missing or invalid field, named in `error`; `Invalid phone number format` when no number is valid (with `failed_numbers` when several were given); over 1000 recipients; a text over 1600 characters; a `webhook_url` that is not http(s) or is a literal address in a forbidden range', NoValidNumberErrorBodyDto)
+  @ApiBadRequest(
+    'A missing or invalid field, named in `error`; `Invalid phone number format` when no number is valid (with `failed_numbers` when several were given); over 1000 recipients; a text over 1600 characters; a `webhook_url` that is not http(s) or is a literal address in a forbidden range',
+    NoValidNumberErrorBodyDto,
+  )
   @ApiPaymentRequired('Insufficient balance: `{ error, balance, cost }`; nothing was sent or charged')
   send(@CurrentPrincipal() principal: Principal, @Body() body: SmsSendDto) {
     return this.sms.send(principal.companyId, body);
@@ -53,8 +56,14 @@ export class SmsController {
   })
   @ApiBody({ type: SmsBulkDto })
   @ApiCampaignAccepted()
-  @ApiBadRequest('A missing or invalid field, named in `error` (both modes, or neither; an unknown field); a `webhook_url` that is not http(s) or is a literal address in a forbidden range; no entry that can be sent (with `failed_numbers`)', BulkBadRequestBodyDto)
-  @ApiPaymentRequired('Insufficient balance for the whole campaign: `{ error, balance, required, recipients }`; nothing stored, queued or charged', BulkInsufficientBalanceBodyDto)
+  @ApiBadRequest(
+    'A missing or invalid field, named in `error` (both modes, or neither; an unknown field); a `webhook_url` that is not http(s) or is a literal address in a forbidden range; no entry that can be sent (with `failed_numbers`)',
+    BulkBadRequestBodyDto,
+  )
+  @ApiPaymentRequired(
+    'Insufficient balance for the whole campaign: `{ error, balance, required, recipients }`; nothing stored, queued or charged',
+    BulkInsufficientBalanceBodyDto,
+  )
   @ApiResponse({ status: 413, description: 'Body over 64 MiB, however it is framed', type: ErrorBodyDto })
   sendBulk(@CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest) {
     // Read from the parsed JSON as it is: the validation pipe would walk a million entries.
@@ -63,7 +72,10 @@ export class SmsController {
 
   @Post('estimate')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Parts, encoding and cost of a send, without sending or charging', description: 'Same body as POST /sms/send. `first_non_gsm_character` names the character that forced UCS-2 (70/67 characters per part).' })
+  @ApiOperation({
+    summary: 'Parts, encoding and cost of a send, without sending or charging',
+    description: 'Same body as POST /sms/send. `first_non_gsm_character` names the character that forced UCS-2 (70/67 characters per part).',
+  })
   @ApiOkResponse({ type: SmsEstimateResponseDto, description: 'What a send would do' })
   @ApiBadRequest('A missing or invalid field, named in `error`; no valid number; over 1000 recipients; a text over 1600 characters; no price for a number')
   estimate(@Body() body: SmsSendDto) {

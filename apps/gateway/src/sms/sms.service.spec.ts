@@ -80,7 +80,10 @@ describe('SmsService', () => {
     const { sms } = service({ acceptance });
     expect(await refusal(sms.send(COMPANY, { to: '12', message: 'Hi' }))).toEqual({ status: 400, body: { error: INVALID_PHONE_NUMBER } });
     const many = Array.from({ length: 1001 }, (_, i) => `+4479111${String(i).padStart(5, '0')}`).join(',');
-    expect(await refusal(sms.send(COMPANY, { to: many, message: 'Hi' }))).toMatchObject({ status: 400, body: { error: expect.stringContaining('POST /sms/send-bulk') } });
+    expect(await refusal(sms.send(COMPANY, { to: many, message: 'Hi' }))).toMatchObject({
+      status: 400,
+      body: { error: expect.stringContaining('POST /sms/send-bulk') },
+    });
     expect(await refusal(sms.send(COMPANY, { message: 'Hi' }))).toEqual({ status: 400, body: { error: 'to is required' } });
     expect(commands).toEqual([]);
   });

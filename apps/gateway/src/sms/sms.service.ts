@@ -1,14 +1,7 @@
 import { HttpStatus, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { moneyToJson } from '@mp/billing-domain';
 import { ApiError } from '@mp/http-kit';
-import {
-  MessageCancellationService,
-  MessageViews,
-  NoPriceError,
-  SendNotAffordableError,
-  scheduledDispatchJobId,
-  SmsAcceptanceService,
-} from '@mp/messaging';
+import { MessageCancellationService, MessageViews, NoPriceError, SendNotAffordableError, scheduledDispatchJobId, SmsAcceptanceService } from '@mp/messaging';
 import { INVALID_PHONE_NUMBER, parseRecipients, SmsTextError } from '@mp/messaging-domain';
 import { QueueName } from '@mp/queue-contracts';
 import { OutboxRelay } from '@mp/queue-runtime';

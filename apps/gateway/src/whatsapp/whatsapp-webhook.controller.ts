@@ -29,7 +29,8 @@ export class WhatsAppWebhookController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'WhatsApp Cloud API status webhooks',
-    description: 'Signed by Meta (`X-Hub-Signature-256` with the app secret, WHATSAPP_APP_SECRET). `delivered`/`read` and `failed` statuses settle the OTP messages they name.',
+    description:
+      'Signed by Meta (`X-Hub-Signature-256` with the app secret, WHATSAPP_APP_SECRET). `delivered`/`read` and `failed` statuses settle the OTP messages they name.',
   })
   @ApiOkResponse({ type: StatusesAppliedDto, description: 'Received' })
   @ApiBadRequest('Malformed JSON, or a body that is not a WhatsApp status webhook', ErrorBodyDto)

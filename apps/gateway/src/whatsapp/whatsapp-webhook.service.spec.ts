@@ -23,7 +23,10 @@ describe('WhatsAppWebhookService', () => {
   it('echoes the challenge of a subscription with our verify token, and refuses any other (403)', async () => {
     const { webhooks } = service({ transitions: [], outbox: { ids: [], jobs: [] } });
     expect(webhooks.handshake('subscribe', 'verify-me', 'challenge-1')).toBe('challenge-1');
-    expect(await refusal(Promise.resolve().then(() => webhooks.handshake('subscribe', 'wrong', 'challenge-1')))).toEqual({ status: 403, body: { error: 'Verification failed' } });
+    expect(await refusal(Promise.resolve().then(() => webhooks.handshake('subscribe', 'wrong', 'challenge-1')))).toEqual({
+      status: 403,
+      body: { error: 'Verification failed' },
+    });
     expect(await refusal(Promise.resolve().then(() => webhooks.handshake('unsubscribe', 'verify-me', 'challenge-1')))).toMatchObject({ status: 403 });
   });
 
@@ -37,7 +40,10 @@ describe('WhatsAppWebhookService', () => {
   });
 
   it('applies delivered, read and failed statuses as receipts (sent ones change nothing) and relays the events they commit', async () => {
-    const { webhooks, applied, relayed } = service({ transitions: [{ messageId: 'm-1', status: 'delivered', webhookUrl: null }], outbox: { ids: ['7'], jobs: [job] } });
+    const { webhooks, applied, relayed } = service({
+      transitions: [{ messageId: 'm-1', status: 'delivered', webhookUrl: null }],
+      outbox: { ids: ['7'], jobs: [job] },
+    });
     const body = statuses(
       { id: 'wamid.1', status: 'delivered', timestamp: '1764000000' },
       { id: 'wamid.2', status: 'sent', timestamp: '1764000000' },

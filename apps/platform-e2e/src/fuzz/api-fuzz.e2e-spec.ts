@@ -23,7 +23,9 @@ const RUNS = { post: 7_000 * SCALE, read: 2_500 * SCALE, wrongMethod: 500 * SCAL
 const WHATSAPP_APP_SECRET = 'dev-only-whatsapp-app-secret';
 /** Node's own HTTP parser answers this before any route (headers over 16 KiB): not in the reference. */
 const TRANSPORT_STATUSES = new Set([431]);
-const reference = new OpenApiValidator(JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'openapi.json'), 'utf8')) as Record<string, unknown>);
+const reference = new OpenApiValidator(
+  JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'openapi.json'), 'utf8')) as Record<string, unknown>,
+);
 
 describe(`the API under fuzzing (seed ${SEED})`, () => {
   let stack: RunningStack;
@@ -56,7 +58,13 @@ describe(`the API under fuzzing (seed ${SEED})`, () => {
       body: JSON.stringify({ api_key: created['api_key'], api_secret: created['api_secret'] }),
     });
     const accessToken = ((await token.json()) as { access_token: string }).access_token;
-    company = { apiKey: created['api_key'], apiSecret: created['api_secret'], accessToken, spareApiKey: spareKey['api_key'], whatsappAppSecret: WHATSAPP_APP_SECRET };
+    company = {
+      apiKey: created['api_key'],
+      apiSecret: created['api_secret'],
+      accessToken,
+      spareApiKey: spareKey['api_key'],
+      whatsappAppSecret: WHATSAPP_APP_SECRET,
+    };
     db = new Client({ connectionString: process.env['DATABASE_URL'] });
     await db.connect();
     redis = new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379');
@@ -76,7 +84,8 @@ describe(`the API under fuzzing (seed ${SEED})`, () => {
     const answers = await send(origin, request);
     const changes = footprintChanges(before, await footprint(db), request.path.endsWith('/otp/verify'));
     const route = `${request.method} ${request.path.split('?')[0].replace(/\/[0-9a-f-]{36}/g, '/{id}')}`;
-    for (const { status } of answers) reached.set(`${route.length > 60 ? 'odd paths' : route} ${status}`, (reached.get(`${route.length > 60 ? 'odd paths' : route} ${status}`) ?? 0) + 1);
+    for (const { status } of answers)
+      reached.set(`${route.length > 60 ? 'odd paths' : route} ${status}`, (reached.get(`${route.length > 60 ? 'odd paths' : route} ${status}`) ?? 0) + 1);
     for (const answer of answers) {
       if (answer.status >= 500) throw new Error(`answered ${answer.status}: ${JSON.stringify(answer.body)}`);
       const error = (answer.body as { error?: unknown } | undefined)?.error;
@@ -88,7 +97,13 @@ describe(`the API under fuzzing (seed ${SEED})`, () => {
     if (request.framing === 'content-length' || request.framing === 'chunked') {
       const [answer] = answers;
       if (!TRANSPORT_STATUSES.has(answer.status)) {
-        const { problems } = reference.checkAnswer({ method: request.method, path: request.path, status: answer.status, headers: answer.headers, body: answer.text });
+        const { problems } = reference.checkAnswer({
+          method: request.method,
+          path: request.path,
+          status: answer.status,
+          headers: answer.headers,
+          body: answer.text,
+        });
         if (problems.length > 0) throw new Error(`an answer the API reference does not describe:\n${problems.join('\n')}`);
       }
     }

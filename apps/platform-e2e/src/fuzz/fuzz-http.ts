@@ -33,7 +33,10 @@ const WRITE_SLICE = 64 * 1024;
  */
 export function withReadableForm(request: FuzzRequest): FuzzRequest {
   return Object.assign(request, {
-    [fc.toStringMethod]: () => JSON.stringify(request, (_key, value: unknown) => (typeof value === 'string' && value.length > 200 ? `${value.slice(0, 120)}… (${value.length} characters)` : value)),
+    [fc.toStringMethod]: () =>
+      JSON.stringify(request, (_key, value: unknown) =>
+        typeof value === 'string' && value.length > 200 ? `${value.slice(0, 120)}… (${value.length} characters)` : value,
+      ),
   });
 }
 
@@ -91,7 +94,12 @@ async function writeUntilAnswered(socket: Socket, bytes: Buffer, answered: () =>
 
 function wireBytes(origin: URL, fuzz: FuzzRequest, close: boolean): Buffer {
   const body = fuzz.body === undefined ? undefined : Buffer.from(fuzz.body, 'utf8');
-  const lines = [`${fuzz.method} ${fuzz.path} HTTP/1.1`, `host: ${origin.host}`, ...(close ? ['connection: close'] : []), ...Object.entries(fuzz.headers).map(([name, value]) => `${name}: ${value}`)];
+  const lines = [
+    `${fuzz.method} ${fuzz.path} HTTP/1.1`,
+    `host: ${origin.host}`,
+    ...(close ? ['connection: close'] : []),
+    ...Object.entries(fuzz.headers).map(([name, value]) => `${name}: ${value}`),
+  ];
   if (body === undefined) return Buffer.from([...lines, '', ''].join('\r\n'), 'latin1');
   if (fuzz.framing === 'chunked') {
     const cut = Math.floor(body.length / 2);
@@ -119,7 +127,9 @@ export function parseAnswers(bytes: Buffer, method = 'GET'): { answers: FuzzAnsw
     const length = method === 'HEAD' && answers.length === 0 ? undefined : /\r\ncontent-length: *(\d+)/i.exec(head);
     const chunked = /\r\ntransfer-encoding: *chunked/i.test(head);
     const start = headEnd + 4;
-    const { body, end } = chunked ? dechunk(bytes, start) : { body: bytes.subarray(start, start + Number(length?.[1] ?? 0)), end: start + Number(length?.[1] ?? 0) };
+    const { body, end } = chunked
+      ? dechunk(bytes, start)
+      : { body: bytes.subarray(start, start + Number(length?.[1] ?? 0)), end: start + Number(length?.[1] ?? 0) };
     if (end > bytes.length || end < start) break;
     const text = body.toString('utf8');
     answers.push({ status: Number(status[1]), headers: headersOf(head), text, body: parseJson(text) });

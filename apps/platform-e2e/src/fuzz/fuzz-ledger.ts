@@ -53,7 +53,11 @@ export async function jobsWithoutOutboxRow(db: Client, redis: Redis, prefix: str
   const strays: string[] = [];
   for (const queue of ALL_QUEUES) {
     const key = (suffix: string) => `${prefix}:${queue}:${suffix}`;
-    const [waiting, prioritized, delayed] = await Promise.all([redis.lrange(key('wait'), 0, -1), redis.zrange(key('prioritized'), 0, -1), redis.zrange(key('delayed'), 0, -1)]);
+    const [waiting, prioritized, delayed] = await Promise.all([
+      redis.lrange(key('wait'), 0, -1),
+      redis.zrange(key('prioritized'), 0, -1),
+      redis.zrange(key('delayed'), 0, -1),
+    ]);
     for (const jobId of [...waiting, ...prioritized, ...delayed]) if (!outbox.has(jobId)) strays.push(`${queue}:${jobId}`);
   }
   return strays;

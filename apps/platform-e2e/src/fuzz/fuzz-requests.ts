@@ -41,7 +41,19 @@ function credentialHeaders(company: FuzzCompany): fc.Arbitrary<Record<string, st
 
 const contentTypes = fc.oneof(
   { weight: 12, arbitrary: fc.constant('application/json') },
-  { weight: 1, arbitrary: fc.constantFrom('application/json; charset=utf-8', 'APPLICATION/JSON', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', '', 'application/json; charset=utf-16') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'application/json; charset=utf-8',
+      'APPLICATION/JSON',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/xml',
+      '',
+      'application/json; charset=utf-16',
+    ),
+  },
 );
 
 const framings: fc.Arbitrary<Framing> = fc.oneof(

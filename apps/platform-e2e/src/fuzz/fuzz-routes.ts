@@ -18,8 +18,20 @@ function known<T>(list: () => readonly T[], fallback: T): fc.Arbitrary<T> {
   });
 }
 
-const phones = fc.constantFrom('+447911123456', '+447400123457', '+33612345678', '447911123458', '+1 202 555 0143', '+4479', '+4479111234567890', '+15005550006');
-const phoneLists = fc.oneof(phones, fc.tuple(fc.array(phones, { maxLength: 5 }), fc.constantFrom(',', ';', ' , ')).map(([list, separator]) => list.join(separator)));
+const phones = fc.constantFrom(
+  '+447911123456',
+  '+447400123457',
+  '+33612345678',
+  '447911123458',
+  '+1 202 555 0143',
+  '+4479',
+  '+4479111234567890',
+  '+15005550006',
+);
+const phoneLists = fc.oneof(
+  phones,
+  fc.tuple(fc.array(phones, { maxLength: 5 }), fc.constantFrom(',', ';', ' , ')).map(([list, separator]) => list.join(separator)),
+);
 const texts = fc.oneof(
   fc.constantFrom('Hello', 'x'.repeat(161), '€'.repeat(81), '😀 emoji', 'x'.repeat(1600), 'x'.repeat(1601), 'Your code {{otp}}'),
   fc.string({ maxLength: 200 }),
@@ -79,7 +91,10 @@ export function otpSendShape(ids: KnownIds): BodyShape {
       from: senders,
       sender: senders,
       otp_length: smallInts,
-      template: fc.oneof(known(() => ids.templateIds, 1), fc.constantFrom('Code {{otp}}', '{{code}} for {{app_name}} {{shop}}', 'no code', '2147483648')),
+      template: fc.oneof(
+        known(() => ids.templateIds, 1),
+        fc.constantFrom('Code {{otp}}', '{{code}} for {{app_name}} {{shop}}', 'no code', '2147483648'),
+      ),
       lang: fc.constantFrom('en', 'pt', 'pt-BR', 'xx', 'EN', ''),
       custom_vars: fc.dictionary(fc.constantFrom('shop', 'name', 'a-b', ''), fc.oneof(fc.string({ maxLength: 210 }), fc.integer(), fc.boolean())),
       otp_code: fc.constantFrom('1234', '12345678', '123', '123456789', 'abcd'),
@@ -116,7 +131,10 @@ export function whatsappShape(): BodyShape {
     },
     { requiredKeys: [] },
   );
-  const change = fc.record({ field: fc.constantFrom('messages', 'x'), value: fc.oneof(fc.record({ statuses: fc.array(fc.oneof(status, fc.constant(null)), { maxLength: 3 }) }), fc.constant(null)) });
+  const change = fc.record({
+    field: fc.constantFrom('messages', 'x'),
+    value: fc.oneof(fc.record({ statuses: fc.array(fc.oneof(status, fc.constant(null)), { maxLength: 3 }) }), fc.constant(null)),
+  });
   return {
     fields: {
       object: fc.constant('whatsapp_business_account'),
@@ -137,17 +155,37 @@ export function readRoutes(ids: KnownIds): ReadRoute[] {
   const plausible = fc.oneof(
     known(() => ids.verifications.map((v) => v.id), 'x'),
     known(() => ids.appids, 'app_x'),
-    fc.constantFrom('+447911123456', 'sms', 'whatsapp', 'pending', 'verified', 'sent', '2026-11-01', '2026-11-26T10:00:00Z', '1', '100', '101', '0', '9007199254740993'),
+    fc.constantFrom(
+      '+447911123456',
+      'sms',
+      'whatsapp',
+      'pending',
+      'verified',
+      'sent',
+      '2026-11-01',
+      '2026-11-26T10:00:00Z',
+      '1',
+      '100',
+      '101',
+      '0',
+      '9007199254740993',
+    ),
   );
   const otpQuery = (names: string[]) => queryString(names, plausible);
   const at = (path: fc.Arbitrary<string>, method: ReadRoute['method'] = 'GET'): ReadRoute => ({ method, path });
   return [
     at(fc.tuple(messageId, otpQuery([])).map(([id, q]) => `/sms/${id}${q}`)),
-    at(messageId.map((id) => `/sms/${id}`), 'DELETE'),
+    at(
+      messageId.map((id) => `/sms/${id}`),
+      'DELETE',
+    ),
     at(otpQuery(['status', 'reference', 'page', 'limit']).map((q) => `/sms/campaigns${q}`)),
     at(campaignId.map((id) => `/sms/campaigns/${id}`)),
     at(fc.tuple(campaignId, otpQuery(['status', 'page', 'limit'])).map(([id, q]) => `/sms/campaigns/${id}/messages${q}`)),
-    at(campaignId.map((id) => `/v1/sms/campaigns/${id}/cancel`), 'POST'),
+    at(
+      campaignId.map((id) => `/v1/sms/campaigns/${id}/cancel`),
+      'POST',
+    ),
     at(otpQuery(['verification_id']).map((q) => `/otp/status${q}`)),
     at(otpQuery(['appid', 'recipient', 'status', 'channel', 'from', 'to', 'page', 'limit']).map((q) => `/otp/list${q}`)),
     at(otpQuery(['verification_id', 'appid', 'recipient', 'event', 'from', 'to', 'page', 'limit']).map((q) => `/otp/logs${q}`)),

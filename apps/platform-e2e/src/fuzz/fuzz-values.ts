@@ -84,11 +84,7 @@ const deepValue: fc.Arbitrary<JsonText> = fc
 
 /** Any value a field might be given: mostly plausible ones for that field, then anything. */
 export function fieldValue(plausible: fc.Arbitrary<unknown>): fc.Arbitrary<JsonText> {
-  return fc.oneof(
-    { weight: 5, arbitrary: plausible.map(json) },
-    { weight: 3, arbitrary: anyJsonValue },
-    { weight: 1, arbitrary: deepValue },
-  );
+  return fc.oneof({ weight: 5, arbitrary: plausible.map(json) }, { weight: 3, arbitrary: anyJsonValue }, { weight: 1, arbitrary: deepValue });
 }
 
 export interface BodyShape {
@@ -113,7 +109,20 @@ export function jsonBody(shape: BodyShape): fc.Arbitrary<JsonText> {
   const notAnObject = fc.oneof(
     anyJsonValue,
     deepValue,
-    fc.constantFrom('', ' ', '{', '{"to":', '[1,]', '{"a":1}}', 'nul', '\u0000', '{"a":"\\ud800"}', '{"a":"\\u0000"}', '{"__proto__":{"x":1}}', '{"a":{"constructor":{"prototype":{}}}}'),
+    fc.constantFrom(
+      '',
+      ' ',
+      '{',
+      '{"to":',
+      '[1,]',
+      '{"a":1}}',
+      'nul',
+      '\u0000',
+      '{"a":"\\ud800"}',
+      '{"a":"\\u0000"}',
+      '{"__proto__":{"x":1}}',
+      '{"a":{"constructor":{"prototype":{}}}}',
+    ),
   );
   return fc.oneof({ weight: 8, arbitrary: object }, { weight: 1, arbitrary: duplicated }, { weight: 1, arbitrary: notAnObject });
 }
@@ -129,10 +138,14 @@ export function queryString(names: readonly string[], plausible: fc.Arbitrary<st
 
 /** A path segment as a client might send it: an id, something else, or something odd. */
 export function pathId(known: fc.Arbitrary<string>): fc.Arbitrary<string> {
-  return fc.oneof({ weight: 3, arbitrary: known }, { weight: 1, arbitrary: fc.uuid() }, { weight: 2, arbitrary: anyText.filter((text) => text.length < 2_000) }).map(encodeText);
+  return fc
+    .oneof({ weight: 3, arbitrary: known }, { weight: 1, arbitrary: fc.uuid() }, { weight: 2, arbitrary: anyText.filter((text) => text.length < 2_000) })
+    .map(encodeText);
 }
 
 /** Percent-encoding that survives lone surrogates (encodeURIComponent throws on them). */
 export function encodeText(text: string): string {
-  return [...Buffer.from(text, 'utf8')].map((byte) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).padStart(2, '0')}`)).join('');
+  return [...Buffer.from(text, 'utf8')]
+    .map((byte) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).padStart(2, '0')}`))
+    .join('');
 }

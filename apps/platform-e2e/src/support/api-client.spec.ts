@@ -25,7 +25,9 @@ describe('ApiClient', () => {
         seen.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body });
         if (request.url === '/empty') return void response.writeHead(204).end();
         if (request.url === '/text') return void response.writeHead(200, { 'content-type': 'text/plain' }).end('1158201444');
-        response.writeHead(201, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '7' }).end(JSON.stringify({ got: body === '' ? null : JSON.parse(body) }));
+        response
+          .writeHead(201, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '7' })
+          .end(JSON.stringify({ got: body === '' ? null : JSON.parse(body) }));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -36,15 +38,25 @@ describe('ApiClient', () => {
   });
 
   it('posts JSON as the company and answers { status, body }, its headers and text alongside', async () => {
-    const answer = await new ApiClient(() => url, () => company).post('/sms/send', { to: '+1' });
+    const answer = await new ApiClient(
+      () => url,
+      () => company,
+    ).post('/sms/send', { to: '+1' });
     expect(answer).toEqual({ status: 201, body: { got: { to: '+1' } } });
     expect(answer.headers.get('retry-after')).toBe('7');
     expect(answer.text).toBe('{"got":{"to":"+1"}}');
-    expect(last()).toMatchObject({ method: 'POST', url: '/sms/send', headers: { 'x-api-key': 'mpk_test', 'x-api-secret': 's3cret', 'content-type': 'application/json' } });
+    expect(last()).toMatchObject({
+      method: 'POST',
+      url: '/sms/send',
+      headers: { 'x-api-key': 'mpk_test', 'x-api-secret': 's3cret', 'content-type': 'application/json' },
+    });
   });
 
   it('sends no content type without a body, and other headers over the credentials', async () => {
-    const api = new ApiClient(() => url, () => company);
+    const api = new ApiClient(
+      () => url,
+      () => company,
+    );
     await api.delete('/sms/1', { headers: { 'x-api-secret': 'other', 'idempotency-key': 'k' } });
     expect(last()).toMatchObject({ method: 'DELETE', headers: { 'x-api-key': 'mpk_test', 'x-api-secret': 'other', 'idempotency-key': 'k' } });
     expect(last().headers['content-type']).toBeUndefined();

@@ -1,5 +1,13 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { CarrierRoutes, SMPP_CONNECTION_DEFAULTS, TrafficPolicy, type DeliveryReceipt, type OutgoingPart, type SmscTarget, type SubmitOutcome } from '@mp/carrier';
+import {
+  CarrierRoutes,
+  SMPP_CONNECTION_DEFAULTS,
+  TrafficPolicy,
+  type DeliveryReceipt,
+  type OutgoingPart,
+  type SmscTarget,
+  type SubmitOutcome,
+} from '@mp/carrier';
 import { SmsDispatcherEnv } from '../sms-dispatcher.env';
 
 /** Resolves once the receipt is stored: only then is the deliver_sm acknowledged. */

@@ -7,9 +7,15 @@ describe('PartEncoder', () => {
   const idB = '0190f5e2-7c1a-7b3c-9d2e-4f5a6b7c8d9f';
   const long = 'x'.repeat(200);
 
-  it('encodes as encodeSmsParts does, with each message\'s own concatenation reference', () => {
+  it("encodes as encodeSmsParts does, with each message's own concatenation reference", () => {
     const encoder = new PartEncoder();
-    for (const [text, id] of [['Hello', idA], [long, idA], [long, idB], ['Привет', idB], ['Hello', idB]] as const) {
+    for (const [text, id] of [
+      ['Hello', idA],
+      [long, idA],
+      [long, idB],
+      ['Привет', idB],
+      ['Hello', idB],
+    ] as const) {
       expect(encoder.encode(text, id)).toEqual(encodeSmsParts(splitSms(text), concatenationReference(id)));
     }
   });

@@ -6,7 +6,11 @@ const at = '2026-01-02T03:04:05.678Z';
 
 describe('serializeEvent', () => {
   it('writes the documented key order whatever order the stored payload has', () => {
-    const stored = { data: { parts: 1, to: '+1', reason: 'failed', status: 'failed', message_id: 'm', error_code: 'x', reference: null }, type: 'message.failed', timestamp: at };
+    const stored = {
+      data: { parts: 1, to: '+1', reason: 'failed', status: 'failed', message_id: 'm', error_code: 'x', reference: null },
+      type: 'message.failed',
+      timestamp: at,
+    };
     expect(serializeEvent(stored)).toBe(
       `{"type":"message.failed","timestamp":"${at}","data":{"message_id":"m","to":"+1","status":"failed","reference":null,"error_code":"x","reason":"failed","parts":1}}`,
     );

@@ -9,8 +9,7 @@ import { attemptOfJob, deliverJobId, remainingDelayMs, retryDelayMs } from './de
 import { serializeEvent } from './webhook-body';
 
 export type DeliverResult =
-  | { attempt: number; outcome: WebhookAttemptOutcome['status'] }
-  | { skipped: 'delivered' | 'dead' | 'already attempted' | 'recorded elsewhere' };
+  { attempt: number; outcome: WebhookAttemptOutcome['status'] } | { skipped: 'delivered' | 'dead' | 'already attempted' | 'recorded elsewhere' };
 
 /**
  * Makes the next attempt of a delivery: signs, POSTs, records, then re-enqueues itself with the
@@ -51,7 +50,14 @@ export class WebhookDeliverer {
     if (!recorded) return { skipped: 'recorded elsewhere' };
     if (outcome.status === 'pending') await this.enqueue(deliveryId, attempt + 1, outcome.retryDelayMs);
     if (outcome.status === 'dead') {
-      this.logger.warn({ msg: 'webhook delivery dead-lettered', deliveryId, url: delivery.url, attempts: attempt, lastError: result.error, refused: result.permanent });
+      this.logger.warn({
+        msg: 'webhook delivery dead-lettered',
+        deliveryId,
+        url: delivery.url,
+        attempts: attempt,
+        lastError: result.error,
+        refused: result.permanent,
+      });
     }
     return { attempt, outcome: outcome.status };
   }

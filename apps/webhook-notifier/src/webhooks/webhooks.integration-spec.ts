@@ -47,7 +47,8 @@ describe('webhook-notifier processors (PostgreSQL, a receiver on 127.0.0.1)', ()
   const config = (env: Record<string, string> = {}) =>
     loadConfig(WebhookNotifierEnv, { WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_TIMEOUT_MS: '2000', ...env });
   const recorder = () => new MessageEventRecorder(new MessageWebhookEvents(db), new WebhookDeliveryRepository(db), producer as unknown as QueueProducer);
-  const deliverer = (env?: Record<string, string>) => new WebhookDeliverer(new WebhookDeliveryRepository(db), producer as unknown as QueueProducer, config(env));
+  const deliverer = (env?: Record<string, string>) =>
+    new WebhookDeliverer(new WebhookDeliveryRepository(db), producer as unknown as QueueProducer, config(env));
 
   const newMessage = async (webhookUrl: string | null = receiver.url, errorCode: string | null = null) => {
     const id = randomUUID();
@@ -87,9 +88,7 @@ describe('webhook-notifier processors (PostgreSQL, a receiver on 127.0.0.1)', ()
   it('posts the documented payload, signed with the company secret, with the delivery id as webhook-id', async () => {
     const messageId = await newMessage();
     const deliveryId = await statusEvent(messageId, 'delivered');
-    expect(producer.jobs).toEqual([
-      { queue: 'webhook.deliver', name: 'webhook.deliver', data: { deliveryId }, options: { jobId: `wh-${deliveryId}-1` } },
-    ]);
+    expect(producer.jobs).toEqual([{ queue: 'webhook.deliver', name: 'webhook.deliver', data: { deliveryId }, options: { jobId: `wh-${deliveryId}-1` } }]);
     await runJobs();
     expect(receiver.received).toHaveLength(1);
     const [request] = receiver.received;
@@ -149,7 +148,12 @@ describe('webhook-notifier processors (PostgreSQL, a receiver on 127.0.0.1)', ()
     );
     const attempts = await attemptsOf(deliveryId);
     expect(attempts.map((a) => [a.attempt, a.statusCode])).toEqual(Array.from({ length: WEBHOOK_MAX_ATTEMPTS }, (_, i) => [i + 1, 500]));
-    expect(await repository.findById(deliveryId)).toMatchObject({ status: 'dead', attempts: WEBHOOK_MAX_ATTEMPTS, lastError: 'HTTP 500', deadAt: expect.any(Date) });
+    expect(await repository.findById(deliveryId)).toMatchObject({
+      status: 'dead',
+      attempts: WEBHOOK_MAX_ATTEMPTS,
+      lastError: 'HTTP 500',
+      deadAt: expect.any(Date),
+    });
     expect(warn).toHaveBeenCalledWith(expect.objectContaining({ msg: 'webhook delivery dead-lettered', deliveryId }));
     warn.mockRestore();
     expect(await run.deliver(deliveryId, `wh-${deliveryId}-${WEBHOOK_MAX_ATTEMPTS + 1}`)).toEqual({ skipped: 'dead' });
@@ -171,8 +175,12 @@ describe('webhook-notifier processors (PostgreSQL, a receiver on 127.0.0.1)', ()
     const url = () => receiver.url.replace('127.0.0.1', 'hooks.customer.test');
     /** The system resolver answers `address` for hooks.customer.test, as the customer's DNS could. */
     const resolving = (address: string) =>
-      jest.spyOn(dns, 'lookup').mockImplementation(((hostname: string, options: unknown, callback: (...args: unknown[]) => void) =>
-        hostname === 'hooks.customer.test' ? callback(null, [{ address, family: 4 }]) : callback(new Error(`unexpected lookup of ${hostname}`))) as typeof dns.lookup);
+      jest
+        .spyOn(dns, 'lookup')
+        .mockImplementation(((hostname: string, options: unknown, callback: (...args: unknown[]) => void) =>
+          hostname === 'hooks.customer.test'
+            ? callback(null, [{ address, family: 4 }])
+            : callback(new Error(`unexpected lookup of ${hostname}`))) as typeof dns.lookup);
     afterEach(() => jest.restoreAllMocks());
 
     it('dead-letters the delivery at once, nothing sent, the refusal recorded as its last error and its attempt', async () => {
@@ -247,7 +255,11 @@ describe('webhook-notifier processors (PostgreSQL, a receiver on 127.0.0.1)', ()
   });
 
   it('re-enqueues the next attempt of a delivery whose job was lost, once it is overdue, and nothing else', async () => {
-    const sweeper = new OverdueDeliverySweeper(new WebhookDeliveryRepository(db), producer as unknown as QueueProducer, config({ WEBHOOK_OVERDUE_MS: '60000' }));
+    const sweeper = new OverdueDeliverySweeper(
+      new WebhookDeliveryRepository(db),
+      producer as unknown as QueueProducer,
+      config({ WEBHOOK_OVERDUE_MS: '60000' }),
+    );
     const lost = await statusEvent(await newMessage(), 'delivered');
     const onTime = await statusEvent(await newMessage(), 'delivered');
     producer.jobs.length = 0; // Redis lost both jobs

@@ -17,7 +17,8 @@ function repositoryOn<T>(repository: new (db: DataSource) => T) {
     useFactory: (db: DataSource) => {
       const registered = (db.options.entities ?? []) as unknown[];
       const missing = ACCOUNTS_ENTITIES.filter((entity) => !registered.includes(entity));
-      if (missing.length > 0) throw new Error(`AccountsDataModule needs DatabaseModule.forRoot({ entities: ACCOUNTS_ENTITIES }); missing ${missing.map((e) => e.name).join(', ')}`);
+      if (missing.length > 0)
+        throw new Error(`AccountsDataModule needs DatabaseModule.forRoot({ entities: ACCOUNTS_ENTITIES }); missing ${missing.map((e) => e.name).join(', ')}`);
       return new repository(db);
     },
     inject: [DataSource],
@@ -35,7 +36,8 @@ function repositoryOn<T>(repository: new (db: DataSource) => T) {
     ...REPOSITORIES.map((repository) => repositoryOn<object>(repository)),
     {
       provide: CatalogService,
-      useFactory: (applications: ApplicationRepository, templates: TemplateRepository, prices: PriceRepository) => new CatalogService(applications, templates, prices),
+      useFactory: (applications: ApplicationRepository, templates: TemplateRepository, prices: PriceRepository) =>
+        new CatalogService(applications, templates, prices),
       inject: [ApplicationRepository, TemplateRepository, PriceRepository],
     },
   ],

@@ -41,9 +41,7 @@ describe('accounts and catalog (PostgreSQL)', () => {
     });
     const ledger = new LedgerRepository(db);
     expect(await ledger.findBalanceWithCurrency(created.company_id)).toEqual({ balance: 100000n, currency: 'EUR' });
-    const [entry] = await db.query(`SELECT kind, amount, balance_after FROM ledger_entries WHERE company_id = $1`, [
-      created.company_id,
-    ]);
+    const [entry] = await db.query(`SELECT kind, amount, balance_after FROM ledger_entries WHERE company_id = $1`, [created.company_id]);
     expect(entry).toEqual({ kind: 'topup', amount: '10.0000', balance_after: '10.0000' });
   });
 
@@ -84,9 +82,7 @@ describe('accounts and catalog (PostgreSQL)', () => {
     const { company_id } = await accounts.createCompany({ name: 'Once', balance: '1' });
     const ledger = new LedgerRepository(db);
     await ledger.apply({ companyId: company_id, kind: 'refund', amount: 100n, reference: 'msg-1' });
-    await expect(ledger.apply({ companyId: company_id, kind: 'refund', amount: 100n, reference: 'msg-1' })).rejects.toThrow(
-      'already exists',
-    );
+    await expect(ledger.apply({ companyId: company_id, kind: 'refund', amount: 100n, reference: 'msg-1' })).rejects.toThrow('already exists');
     expect(await ledger.findBalance(company_id)).toBe(10100n);
   });
 
@@ -154,7 +150,11 @@ describe('accounts and catalog (PostgreSQL)', () => {
     const [application] = await db.query(`SELECT id FROM applications WHERE appid = $1`, [appid]);
     const templates = new TemplateRepository(db);
     const { template_id: id } = await catalog.createTemplate({ appid, text: 'Your code is {{otp}}' });
-    expect(await catalog.translateTemplate({ template: String(id), lang: 'pt', text: 'O seu código é {{otp}}' })).toEqual({ template_id: id, lang: 'pt', created: true });
+    expect(await catalog.translateTemplate({ template: String(id), lang: 'pt', text: 'O seu código é {{otp}}' })).toEqual({
+      template_id: id,
+      lang: 'pt',
+      created: true,
+    });
     expect(await catalog.translateTemplate({ template: String(id), lang: 'pt-BR', text: 'Seu código é {{otp}}' })).toMatchObject({ created: true });
     expect(await templates.findText(application.id, id, 'pt')).toEqual({ text: 'O seu código é {{otp}}', lang: 'pt' });
     expect(await templates.findText(application.id, id, 'pt-BR')).toEqual({ text: 'Seu código é {{otp}}', lang: 'pt-BR' });

@@ -40,7 +40,12 @@ export interface AccountsRepositories {
 
 /** AccountsService's repositories on this data source, for a caller that wires it by hand (the admin tool, tests). */
 export function accountsRepositories(db: DataSource): AccountsRepositories {
-  return { companies: new CompanyRepository(db), applications: new ApplicationRepository(db), keys: new ApiKeyRepository(db), ledger: new LedgerRepository(db) };
+  return {
+    companies: new CompanyRepository(db),
+    applications: new ApplicationRepository(db),
+    keys: new ApiKeyRepository(db),
+    ledger: new LedgerRepository(db),
+  };
 }
 
 /**
@@ -77,10 +82,7 @@ export class AccountsService {
       });
       await this.ledger.openBalance(manager, company.id);
       if (balance > 0n) {
-        await this.ledger.apply(
-          { companyId: company.id, kind: 'topup', amount: balance, description: 'opening balance' },
-          manager,
-        );
+        await this.ledger.apply({ companyId: company.id, kind: 'topup', amount: balance, description: 'opening balance' }, manager);
       }
       const application = await this.insertApplication(manager, company.id, FIRST_APPLICATION_NAME);
       await this.keys.insert(manager, { companyId: company.id, key: apiKey.key, secretHash: apiKey.secretHash });
@@ -122,10 +124,7 @@ export class AccountsService {
     }
   }
 
-  async updateApplication(
-    appid: string,
-    updates: Record<string, string>,
-  ): Promise<{ appid: string; app_name: string; settings: ApplicationSettings }> {
+  async updateApplication(appid: string, updates: Record<string, string>): Promise<{ appid: string; app_name: string; settings: ApplicationSettings }> {
     const application = await this.applications.findByAppid(appid);
     if (!application) throw new NotFoundError(`no application ${appid}`);
     const settings = updateApplicationSettings(resolveApplicationSettings(application.settings), updates);

@@ -32,9 +32,7 @@ export class ApiKeyRepository {
 
   /** Marks the key revoked; false when no unrevoked key has that public id. */
   async revoke(key: string): Promise<boolean> {
-    const result = await this.db
-      .getRepository(ApiKeyEntity)
-      .update({ key, revokedAt: IsNull() }, { revokedAt: () => 'now()' });
+    const result = await this.db.getRepository(ApiKeyEntity).update({ key, revokedAt: IsNull() }, { revokedAt: () => 'now()' });
     return (result.affected ?? 0) > 0;
   }
 }

@@ -5,10 +5,7 @@ import { CompanyEntity } from './entities';
 export class CompanyRepository {
   constructor(private readonly db: DataSource) {}
 
-  async insert(
-    manager: EntityManager,
-    row: { name: string; currency: string; otpRateLimit: number; webhookSecret: string },
-  ): Promise<CompanyEntity> {
+  async insert(manager: EntityManager, row: { name: string; currency: string; otpRateLimit: number; webhookSecret: string }): Promise<CompanyEntity> {
     const companies = manager.getRepository(CompanyEntity);
     return companies.save(companies.create(row));
   }

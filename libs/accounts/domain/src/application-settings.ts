@@ -44,10 +44,7 @@ export function resolveApplicationSettings(stored: Partial<ApplicationSettings> 
 }
 
 /** Applies `key=value` updates, refusing unknown keys and bad values before anything changes. */
-export function updateApplicationSettings(
-  current: ApplicationSettings,
-  updates: Record<string, string>,
-): ApplicationSettings {
+export function updateApplicationSettings(current: ApplicationSettings, updates: Record<string, string>): ApplicationSettings {
   const next: Record<string, unknown> = { ...current };
   for (const [key, text] of Object.entries(updates)) {
     if (!isSettingKey(key)) {

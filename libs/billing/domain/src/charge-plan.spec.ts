@@ -17,7 +17,12 @@ describe('planCharges', () => {
       { ok: true, balanceAfter: 0n },
       { ok: true, balanceAfter: 0n },
     ]);
-    expect(balancesAfter).toEqual(new Map([['a', 0n], ['b', 0n]]));
+    expect(balancesAfter).toEqual(
+      new Map([
+        ['a', 0n],
+        ['b', 0n],
+      ]),
+    );
   });
 
   it('refuses a charge the rest does not cover, and still charges a later one that fits', () => {
@@ -50,15 +55,31 @@ describe('totalsByCompany and balancesAfterEach', () => {
   ];
 
   it('adds up each company’s charges', () => {
-    expect(totalsByCompany(charges)).toEqual(new Map([['a', 1_005n], ['b', 50n]]));
+    expect(totalsByCompany(charges)).toEqual(
+      new Map([
+        ['a', 1_005n],
+        ['b', 50n],
+      ]),
+    );
   });
 
   it('answers the balance right after each charge from the balances after all of them', () => {
-    expect(balancesAfterEach(charges, new Map([['a', 10n], ['b', 0n]]))).toEqual([715n, 0n, 15n, 10n]);
+    expect(
+      balancesAfterEach(
+        charges,
+        new Map([
+          ['a', 10n],
+          ['b', 0n],
+        ]),
+      ),
+    ).toEqual([715n, 0n, 15n, 10n]);
   });
 
   it('agrees with planCharges when every charge fits', () => {
-    const opening = new Map([['a', 2_000n], ['b', 60n]]);
+    const opening = new Map([
+      ['a', 2_000n],
+      ['b', 60n],
+    ]);
     const plan = planCharges(opening, charges);
     expect(balancesAfterEach(charges, plan.balancesAfter)).toEqual(plan.decisions.map((d) => (d.ok ? d.balanceAfter : null)));
   });

@@ -7,9 +7,7 @@ export interface PlannedCharge {
 }
 
 export type ChargeDecision =
-  | { ok: true; balanceAfter: Money }
-  | { ok: false; reason: 'insufficient-balance'; balance: Money }
-  | { ok: false; reason: 'unknown-company' };
+  { ok: true; balanceAfter: Money } | { ok: false; reason: 'insufficient-balance'; balance: Money } | { ok: false; reason: 'unknown-company' };
 
 /**
  * Takes charges, in order, from running balances: each is charged if what is left covers it,

@@ -53,7 +53,10 @@ declare module 'smpp' {
   export function createServer(listener: (session: Session) => void): Server;
 
   /** How the package codes text, by encoding name; `ASCII` is GSM 03.38, used for data_coding 0. */
-  export const encodings: Record<'ASCII' | 'LATIN1' | 'UCS2', { match(text: string): boolean; encode(text: string): Buffer; decode(octets: Buffer): string }> & {
+  export const encodings: Record<
+    'ASCII' | 'LATIN1' | 'UCS2',
+    { match(text: string): boolean; encode(text: string): Buffer; decode(octets: Buffer): string }
+  > & {
     /** The encoding of data_coding 0 (the SMSC default): 'ASCII' unless a user changed it. */
     default: string;
   };

@@ -63,6 +63,7 @@ export function receiptOfStatus(status: WhatsAppStatus): { carrierMessageId: str
   if (status.status === 'delivered' || status.status === 'read') {
     return { carrierMessageId: status.messageId, stat: 'DELIVRD', err: '000', doneAt: status.timestamp };
   }
-  if (status.status === 'failed') return { carrierMessageId: status.messageId, stat: 'UNDELIV', err: `wa:${status.errorCode ?? 'unknown'}`, doneAt: status.timestamp };
+  if (status.status === 'failed')
+    return { carrierMessageId: status.messageId, stat: 'UNDELIV', err: `wa:${status.errorCode ?? 'unknown'}`, doneAt: status.timestamp };
   return null;
 }

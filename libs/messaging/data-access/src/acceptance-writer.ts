@@ -9,7 +9,10 @@ import type { PreparedSend } from './send-preparation';
 
 /** The balance does not cover the send: nothing was stored, queued or charged. */
 export class SendNotAffordableError extends Error {
-  constructor(readonly balance: Money, readonly cost: Money) {
+  constructor(
+    readonly balance: Money,
+    readonly cost: Money,
+  ) {
     super('Insufficient balance');
     this.name = 'SendNotAffordableError';
   }
@@ -63,12 +66,26 @@ async function writeChargeByCharge(
   sends: readonly PreparedSend[],
 ): Promise<WrittenAcceptances> {
   const charges = sends.map(chargeOf);
-  const plan = planCharges(await ledger.readBalances(manager, charges.map((c) => c.companyId), { lock: true }), charges);
+  const plan = planCharges(
+    await ledger.readBalances(
+      manager,
+      charges.map((c) => c.companyId),
+      { lock: true },
+    ),
+    charges,
+  );
   const accepted = sends.filter((_, i) => plan.decisions[i].ok);
   const rows = accepted.flatMap((send) => send.rows);
   const jobs = dispatchJobsFor(rows);
   const outboxIds = rows.length > 0 ? await messages.insertWithJobs(manager, rows, jobs) : [];
-  await ledger.writeCharges(manager, chargesToWrite(accepted, plan.decisions.filter((d) => d.ok)), plan.balancesAfter);
+  await ledger.writeCharges(
+    manager,
+    chargesToWrite(
+      accepted,
+      plan.decisions.filter((d) => d.ok),
+    ),
+    plan.balancesAfter,
+  );
   return { outcomes: sends.map((send, i) => outcomeOf(send, plan.decisions[i])), outbox: { ids: outboxIds, jobs } };
 }
 

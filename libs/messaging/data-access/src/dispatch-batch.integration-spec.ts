@@ -63,11 +63,16 @@ describe('DispatchStore batches (PostgreSQL)', () => {
       const result = await store.recordSubmittedMany(records);
       expect(sent()).toHaveLength(perPart);
       // The carrier ids' locks, then the multipart messages' rows: statements each connection keeps prepared.
-      expect(sent()[0]).toMatch(/^BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL plan_cache_mode = force_generic_plan; EXECUTE mp_open_\w+\(ARRAY\[[^\]]*\]::text\[\]\); EXECUTE mp_open_\w+\(ARRAY\[[^\]]*\]::uuid\[\]\)$/);
+      expect(sent()[0]).toMatch(
+        /^BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL plan_cache_mode = force_generic_plan; EXECUTE mp_open_\w+\(ARRAY\[[^\]]*\]::text\[\]\); EXECUTE mp_open_\w+\(ARRAY\[[^\]]*\]::uuid\[\]\)$/,
+      );
       expect(sent().filter((text) => /^(BEGIN|START TRANSACTION)/.test(text))).toHaveLength(1);
       expect(sent().at(-1)).toBe('COMMIT');
       expect(sortById(result.transitions)).toEqual(
-        sortById([...hooked.map((id) => ({ messageId: id, status: 'sent', webhookUrl: HOOK })), ...long.map((id) => ({ messageId: id, status: 'sent', webhookUrl: null }))]),
+        sortById([
+          ...hooked.map((id) => ({ messageId: id, status: 'sent', webhookUrl: HOOK })),
+          ...long.map((id) => ({ messageId: id, status: 'sent', webhookUrl: null })),
+        ]),
       );
       expect(result.outbox.jobs.map((job) => job.jobId).sort()).toEqual(hooked.map((id) => `evt-${id}-sent`).sort());
     } finally {
@@ -91,7 +96,9 @@ describe('DispatchStore batches (PostgreSQL)', () => {
       const marked = withoutPrepares(statements.texts());
       expect(unmarked[0]).toMatch(/; EXECUTE mp_open_\w+\(ARRAY\[[^\]]*\]::uuid\[\]\)$/);
       expect(marked).toEqual([
-        expect.stringMatching(/^BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL plan_cache_mode = force_generic_plan; EXECUTE mp_open_\w+\(ARRAY\[[^\]]*\]::text\[\]\)$/),
+        expect.stringMatching(
+          /^BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL plan_cache_mode = force_generic_plan; EXECUTE mp_open_\w+\(ARRAY\[[^\]]*\]::text\[\]\)$/,
+        ),
         expect.stringMatching(/^WITH parts AS \(\s*UPDATE message_parts/),
         'COMMIT',
       ]);
@@ -139,7 +146,9 @@ describe('DispatchStore batches (PostgreSQL)', () => {
       { status: 'submitted', carrier_message_id: `b7-${long}-1` },
       { status: 'submitted', carrier_message_id: `b7-${long}-2` },
     ]);
-    const [{ pending }] = await db.query(`SELECT count(*)::int AS pending FROM carrier_receipts WHERE carrier_message_id = $1 AND applied_at IS NULL`, [`b7-${early}`]);
+    const [{ pending }] = await db.query(`SELECT count(*)::int AS pending FROM carrier_receipts WHERE carrier_message_id = $1 AND applied_at IS NULL`, [
+      `b7-${early}`,
+    ]);
     expect(pending).toBe(0);
   });
 
@@ -152,9 +161,21 @@ describe('DispatchStore batches (PostgreSQL)', () => {
       { messageId: b, partIndex: 1, carrierMessageId: `b2-${b}-1` },
       { messageId: b, partIndex: 2, carrierMessageId: `b2-${b}-2` },
     ]);
-    const batch = [receipt(`b2-${b}-2`, 'ACCEPTD'), receipt(`b2-${a}`), receipt(`b2-${b}-1`), receipt(`b2-${b}-2`, 'UNDELIV'), receipt(`b2-${c}`), receipt(`b2-${a}`)];
+    const batch = [
+      receipt(`b2-${b}-2`, 'ACCEPTD'),
+      receipt(`b2-${a}`),
+      receipt(`b2-${b}-1`),
+      receipt(`b2-${b}-2`, 'UNDELIV'),
+      receipt(`b2-${c}`),
+      receipt(`b2-${a}`),
+    ];
     const applied = await store.applyReceipts(batch);
-    expect(applied.transitions).toEqual(sortById([{ messageId: a, status: 'delivered', webhookUrl: HOOK }, { messageId: b, status: 'undelivered', webhookUrl: null }]));
+    expect(applied.transitions).toEqual(
+      sortById([
+        { messageId: a, status: 'delivered', webhookUrl: HOOK },
+        { messageId: b, status: 'undelivered', webhookUrl: null },
+      ]),
+    );
     expect(applied.outbox.jobs.map((job) => job.jobId).sort()).toEqual([`evt-${a}-delivered`, `refund-${b}`].sort());
     expect(await statuses([a, b, c])).toEqual({ [a]: 'delivered', [b]: 'undelivered', [c]: 'queued' });
     const [stored] = await db.query(`SELECT receipt_stat FROM message_parts WHERE carrier_message_id = $1`, [`b2-${b}-2`]);
@@ -188,7 +209,12 @@ describe('DispatchStore batches (PostgreSQL)', () => {
       [parts, ['DELIVRD', 'DELIVRD', 'REJECTD']],
     );
     const result = await store.applyPendingReceipts(30 * 60_000);
-    expect(result.transitions).toEqual(sortById([{ messageId: a, status: 'delivered', webhookUrl: HOOK }, { messageId: b, status: 'rejected', webhookUrl: null }]));
+    expect(result.transitions).toEqual(
+      sortById([
+        { messageId: a, status: 'delivered', webhookUrl: HOOK },
+        { messageId: b, status: 'rejected', webhookUrl: null },
+      ]),
+    );
     expect(await statuses([a, b])).toEqual({ [a]: 'delivered', [b]: 'rejected' });
     expect((await store.applyPendingReceipts(30 * 60_000)).transitions).toEqual([]);
   });
@@ -258,6 +284,11 @@ function expectEachSettledOnce(results: DispatchResult[], status: Record<string,
   const transitions = results.flatMap((result) => result.transitions);
   for (const [id, state] of Object.entries(status)) {
     expect(['delivered', 'undelivered', 'expired']).toContain(state);
-    expect(transitions.filter((t) => t.messageId === id).map((t) => t.status).sort()).toEqual(['sent', state].sort());
+    expect(
+      transitions
+        .filter((t) => t.messageId === id)
+        .map((t) => t.status)
+        .sort(),
+    ).toEqual(['sent', state].sort());
   }
 }

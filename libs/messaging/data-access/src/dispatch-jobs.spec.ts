@@ -14,7 +14,13 @@ describe('dispatchJobsFor', () => {
 
   it('gives each scheduled message its own job, due at its time, that its cancellation can find', () => {
     const at = new Date('2026-11-23T08:00:00Z');
-    const jobs = dispatchJobsFor([{ id: 'now', scheduledAt: null }, { id: 'later', scheduledAt: at }], now);
+    const jobs = dispatchJobsFor(
+      [
+        { id: 'now', scheduledAt: null },
+        { id: 'later', scheduledAt: at },
+      ],
+      now,
+    );
     expect(jobs).toHaveLength(2);
     expect(jobs[1]).toMatchObject({ jobId: scheduledDispatchJobId('later'), data: { messageIds: ['later'] }, notBefore: at });
   });

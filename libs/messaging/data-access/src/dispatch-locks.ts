@@ -27,9 +27,7 @@ export function carrierIdLocks(carrierMessageIds: readonly string[]): Opening[] 
 /** Locks the message rows (those that exist) in id order; every part and message write comes after. */
 export async function lockMessages(manager: EntityManager, messageIds: readonly string[]): Promise<string[]> {
   if (messageIds.length === 0) return [];
-  const rows: { id: string }[] = await manager.query(`SELECT id FROM messages WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`, [
-    [...new Set(messageIds)],
-  ]);
+  const rows: { id: string }[] = await manager.query(`SELECT id FROM messages WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`, [[...new Set(messageIds)]]);
   return rows.map((row) => row.id);
 }
 

@@ -54,7 +54,11 @@ export interface AppliedReceipts {
  */
 export async function applyReceiptsToParts(manager: EntityManager, receipts: readonly CarrierReceipt[]): Promise<AppliedReceipts> {
   if (receipts.length === 0) return { settled: [], others: [], early: [] };
-  const [row] = await queryPrepared<{ settled: [string, MessageEventStatus, string | null, string | null][] | null; others: string[] | null; unknown: string[] | null }>(
+  const [row] = await queryPrepared<{
+    settled: [string, MessageEventStatus, string | null, string | null][] | null;
+    others: string[] | null;
+    unknown: string[] | null;
+  }>(
     manager,
     // `keyed` finds parts by carrier id only, with no state in its conditions, and is
     // materialized: the partial index of submitted parts must never look cheaper than the keys
@@ -107,12 +111,7 @@ export async function storeEarlyReceipts(manager: EntityManager, receipts: reado
     `INSERT INTO carrier_receipts (carrier_message_id, stat, err, done_at)
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[])
      ON CONFLICT (carrier_message_id) DO NOTHING`,
-    [
-      receipts.map((r) => r.carrierMessageId),
-      receipts.map((r) => r.stat),
-      receipts.map((r) => r.err),
-      receipts.map((r) => r.doneAt?.toISOString() ?? null),
-    ],
+    [receipts.map((r) => r.carrierMessageId), receipts.map((r) => r.stat), receipts.map((r) => r.err), receipts.map((r) => r.doneAt?.toISOString() ?? null)],
   );
 }
 

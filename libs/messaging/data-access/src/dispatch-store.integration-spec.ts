@@ -154,7 +154,9 @@ describe('DispatchStore (PostgreSQL)', () => {
     const errorOf = async (id: string) =>
       (await db.query(`SELECT status, error_code, error_reason FROM messages WHERE id = $1`, [id]))[0] as Record<string, string | null>;
     const partErrors = async (id: string) =>
-      (await db.query(`SELECT error_code FROM message_parts WHERE message_id = $1 ORDER BY part_index`, [id])).map((p: { error_code: string | null }) => p.error_code);
+      (await db.query(`SELECT error_code FROM message_parts WHERE message_id = $1 ORDER BY part_index`, [id])).map(
+        (p: { error_code: string | null }) => p.error_code,
+      );
     const undelivered = { status: 'undelivered', error_code: '001', error_reason: "the carrier's receipt said UNDELIV (err:001)" };
 
     it('a message of one part, settled by its receipt', async () => {
@@ -215,7 +217,16 @@ describe('MessageRefundService (PostgreSQL)', () => {
       const accounts = new AccountsService(db, accountsRepositories(db), 'refund-pepper-'.padEnd(40, 'x'));
       const { company_id } = await accounts.createCompany({ name: 'Refund', balance: '1' });
       const accepted = await new SmsAcceptanceService(db, new MessageRepository(db), new LedgerRepository(db)).accept(
-        { companyId: company_id, sender: 'Acme', route: 'auto', body: 'z'.repeat(300), recipients: ['+33612345678'], reference: null, webhookUrl: null, scheduledAt: null },
+        {
+          companyId: company_id,
+          sender: 'Acme',
+          route: 'auto',
+          body: 'z'.repeat(300),
+          recipients: ['+33612345678'],
+          reference: null,
+          webhookUrl: null,
+          scheduledAt: null,
+        },
         DEFAULT_PRICES,
       );
       const id = accepted.messages[0].messageId;
@@ -245,7 +256,16 @@ describe('DispatchStore under a receipt racing its submit response (PostgreSQL)'
       const ids: string[] = [];
       for (let i = 0; i < 100; i++) {
         const accepted = await acceptance.accept(
-          { companyId: company_id, sender: 'Acme', route: 'auto', body: `race ${i}`, recipients: ['+33612345678'], reference: null, webhookUrl: null, scheduledAt: null },
+          {
+            companyId: company_id,
+            sender: 'Acme',
+            route: 'auto',
+            body: `race ${i}`,
+            recipients: ['+33612345678'],
+            reference: null,
+            webhookUrl: null,
+            scheduledAt: null,
+          },
           DEFAULT_PRICES,
         );
         ids.push(accepted.messages[0].messageId);

@@ -122,12 +122,15 @@ export class DispatchStore {
   async applyReceipts(receipts: readonly CarrierReceipt[]): Promise<DispatchResult> {
     const final = finalReceipts(receipts);
     if (final.length === 0) return nothing();
-    return this.withEvents(async (manager) => {
-      const { settled, others, early } = await applyReceiptsToParts(manager, final);
-      await storeEarlyReceipts(manager, early);
-      const all = [...settled, ...(others.length > 0 ? await this.settleLocked(manager, others) : [])];
-      return all.sort((a, b) => (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0));
-    }, carrierIdLocks(final.map((r) => r.carrierMessageId)));
+    return this.withEvents(
+      async (manager) => {
+        const { settled, others, early } = await applyReceiptsToParts(manager, final);
+        await storeEarlyReceipts(manager, early);
+        const all = [...settled, ...(others.length > 0 ? await this.settleLocked(manager, others) : [])];
+        return all.sort((a, b) => (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0));
+      },
+      carrierIdLocks(final.map((r) => r.carrierMessageId)),
+    );
   }
 
   /**

@@ -16,7 +16,16 @@ describe('MessageCancellationService (PostgreSQL)', () => {
   let cancellation: MessageCancellationService;
   const schedule = async (body: string) => {
     const accepted = await new SmsAcceptanceService(db, new MessageRepository(db), new LedgerRepository(db)).accept(
-      { companyId, sender: 'Acme', route: 'auto', body, recipients: ['+33612345678'], reference: null, webhookUrl: null, scheduledAt: new Date(Date.now() + 3_600_000) },
+      {
+        companyId,
+        sender: 'Acme',
+        route: 'auto',
+        body,
+        recipients: ['+33612345678'],
+        reference: null,
+        webhookUrl: null,
+        scheduledAt: new Date(Date.now() + 3_600_000),
+      },
       DEFAULT_PRICES,
     );
     return accepted.messages[0].messageId;
@@ -24,7 +33,10 @@ describe('MessageCancellationService (PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await openTestDataSource('message-cancellation-test', ACCOUNTS_ENTITIES);
-    ({ company_id: companyId } = await new AccountsService(db, accountsRepositories(db), 'cancel-pepper-'.padEnd(40, 'x')).createCompany({ name: 'Cancel', balance: '1' }));
+    ({ company_id: companyId } = await new AccountsService(db, accountsRepositories(db), 'cancel-pepper-'.padEnd(40, 'x')).createCompany({
+      name: 'Cancel',
+      balance: '1',
+    }));
     cancellation = new MessageCancellationService(db, new LedgerRepository(db));
   });
   afterAll(() => db.destroy());
@@ -33,7 +45,15 @@ describe('MessageCancellationService (PostgreSQL)', () => {
     const id = await schedule('c'.repeat(200));
     expect(await cancellation.cancel(companyId, id)).toMatchObject({ outcome: 'cancelled', refunded: 200n });
     const view = await findMessageView(db, companyId, id);
-    expect(view).toMatchObject({ status: 'cancelled', parts: 2, cost: 0.02, refunded: 0.02, cancelled_at: expect.any(String), sent_at: null, error_code: null });
+    expect(view).toMatchObject({
+      status: 'cancelled',
+      parts: 2,
+      cost: 0.02,
+      refunded: 0.02,
+      cancelled_at: expect.any(String),
+      sent_at: null,
+      error_code: null,
+    });
     expect(view?.part_details.map((part) => [part.index, part.status, part.submitted_at])).toEqual([
       [1, 'cancelled', null],
       [2, 'cancelled', null],

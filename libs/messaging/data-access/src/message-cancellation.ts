@@ -3,9 +3,7 @@ import { parseMoney, type Money } from '@mp/billing-domain';
 import type { DataSource } from 'typeorm';
 
 export type Cancellation =
-  | { outcome: 'cancelled'; refunded: Money; balance: Money }
-  | { outcome: 'not-cancellable'; status: string }
-  | { outcome: 'not-found' };
+  { outcome: 'cancelled'; refunded: Money; balance: Money } | { outcome: 'not-cancellable'; status: string } | { outcome: 'not-found' };
 
 /**
  * Cancels a scheduled message, its parts with it, and refunds it, once: the status changes and
@@ -33,10 +31,7 @@ export class MessageCancellationService {
         [messageId, companyId],
       );
       if (rows.length === 0) {
-        const existing: { status: string }[] = await manager.query(`SELECT status FROM messages WHERE id = $1 AND company_id = $2`, [
-          messageId,
-          companyId,
-        ]);
+        const existing: { status: string }[] = await manager.query(`SELECT status FROM messages WHERE id = $1 AND company_id = $2`, [messageId, companyId]);
         return existing.length === 0 ? { outcome: 'not-found' } : { outcome: 'not-cancellable', status: existing[0].status };
       }
       const refunded = parseMoney(rows[0].cost);

@@ -31,7 +31,7 @@ describe('jobsForTransition', () => {
     expect(jobsForTransition({ messageId: 'm3', status: 'delivered', webhookUrl: hook }, at).map((job) => job.jobId)).toEqual(['evt-m3-delivered']);
   });
 
-  it("tells the otp app in one job of every OTP message a transaction delivered, and refunds an OTP message that never left", () => {
+  it('tells the otp app in one job of every OTP message a transaction delivered, and refunds an OTP message that never left', () => {
     const jobs = jobsForTransitions(
       [
         { messageId: 'm9', status: 'delivered', webhookUrl: null, otpId: 'o9' },

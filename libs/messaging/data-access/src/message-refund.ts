@@ -28,10 +28,7 @@ export class MessageRefundService {
         const [row] = rows;
         const owed = parseMoney(row.price_per_part) * BigInt(row.failed_parts) - parseMoney(row.refunded);
         if (owed <= 0n) return { refunded: 0n, reason: 'nothing-to-refund' } as const;
-        await manager.query(`UPDATE messages SET refunded = refunded + $2::numeric, updated_at = now() WHERE id = $1`, [
-          messageId,
-          formatMoney(owed),
-        ]);
+        await manager.query(`UPDATE messages SET refunded = refunded + $2::numeric, updated_at = now() WHERE id = $1`, [messageId, formatMoney(owed)]);
         const balance = await this.ledger.apply(
           { companyId: row.company_id, kind: 'refund', amount: owed, reference: `message:${messageId}`, description: 'parts that never reached a carrier' },
           manager,

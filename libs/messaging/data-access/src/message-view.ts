@@ -41,11 +41,10 @@ export async function findMessageView(db: DataSource, companyId: string, message
   const rows: Record<string, unknown>[] = await db.query(`SELECT * FROM messages WHERE id = $1 AND company_id = $2 AND otp_id IS NULL`, [messageId, companyId]);
   const row = rows[0];
   if (!row) return null;
-  const parts: { part_index: number; status: string; submitted_at: Date | null; completed_at: Date | null; error_code: string | null }[] =
-    await db.query(
-      `SELECT part_index, status, submitted_at, completed_at, error_code FROM message_parts WHERE message_id = $1 ORDER BY part_index`,
-      [messageId],
-    );
+  const parts: { part_index: number; status: string; submitted_at: Date | null; completed_at: Date | null; error_code: string | null }[] = await db.query(
+    `SELECT part_index, status, submitted_at, completed_at, error_code FROM message_parts WHERE message_id = $1 ORDER BY part_index`,
+    [messageId],
+  );
   return {
     message_id: String(row['id']),
     to: String(row['recipient']),

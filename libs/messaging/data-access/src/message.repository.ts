@@ -4,16 +4,7 @@ import { join, queryPrepared, sql, unnest, type Sql } from '@mp/persistence';
 import { outboxRows, type OutboxJob } from '@mp/queue-runtime';
 import type { DataSource, EntityManager } from 'typeorm';
 
-export type MessageStatus =
-  | 'scheduled'
-  | 'queued'
-  | 'sent'
-  | 'delivered'
-  | 'undelivered'
-  | 'expired'
-  | 'rejected'
-  | 'failed'
-  | 'cancelled';
+export type MessageStatus = 'scheduled' | 'queued' | 'sent' | 'delivered' | 'undelivered' | 'expired' | 'rejected' | 'failed' | 'cancelled';
 
 export interface NewMessage {
   id: string;
@@ -91,10 +82,7 @@ export class MessageRepository {
   }
 
   async findForCompany(companyId: string, id: string): Promise<Record<string, unknown> | null> {
-    const rows: Record<string, unknown>[] = await this.db.query(
-      `SELECT * FROM messages WHERE id = $1 AND company_id = $2`,
-      [id, companyId],
-    );
+    const rows: Record<string, unknown>[] = await this.db.query(`SELECT * FROM messages WHERE id = $1 AND company_id = $2`, [id, companyId]);
     return rows[0] ?? null;
   }
 }

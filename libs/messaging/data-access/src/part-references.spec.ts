@@ -5,7 +5,7 @@ import { concatenationReference, userMessageReferences } from './part-references
 describe('part references', () => {
   const messageId = '0190f5e2-7c1a-7b3c-9d2e-4f5a6b7c8d9e';
 
-  it('derives the concatenation reference from the first octet of the id\'s SHA-256', () => {
+  it("derives the concatenation reference from the first octet of the id's SHA-256", () => {
     expect(concatenationReference(messageId)).toBe(47);
   });
 

@@ -20,7 +20,10 @@ export interface SmsSendCommand {
 }
 
 export class NoPriceError extends Error {
-  constructor(readonly recipient: string, readonly route: string) {
+  constructor(
+    readonly recipient: string,
+    readonly route: string,
+  ) {
     super(`No price is set for ${recipient} on route ${route}`);
     this.name = 'NoPriceError';
   }

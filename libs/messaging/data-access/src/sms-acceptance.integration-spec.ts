@@ -119,7 +119,13 @@ describe('SmsAcceptanceService (PostgreSQL)', () => {
       const { company_id } = await accounts.createCompany({ name: 'Short', balance: '0.02' });
       const settled: Promise<string>[] = [];
       const statements = await statementsOf(async () => {
-        for (let i = 0; i < 3; i += 1) settled.push(service.accept(command(company_id), prices).then(() => 'sent', (error: Error) => error.name));
+        for (let i = 0; i < 3; i += 1)
+          settled.push(
+            service.accept(command(company_id), prices).then(
+              () => 'sent',
+              (error: Error) => error.name,
+            ),
+          );
         await Promise.all(settled);
       });
       expect(await Promise.all(settled)).toEqual(['sent', 'sent', 'SendNotAffordableError']);
@@ -151,7 +157,10 @@ describe('SmsAcceptanceService (PostgreSQL)', () => {
         );
         // The send's statement has inserted its rows and now waits for the balance row.
         const waiting = await eventually(
-          async () => (await db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH m AS (INSERT INTO messages%'`))[0].n,
+          async () =>
+            (
+              await db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH m AS (INSERT INTO messages%'`)
+            )[0].n,
           (n: number) => n > 0,
           10_000,
         );
@@ -174,10 +183,9 @@ describe('SmsAcceptanceService (PostgreSQL)', () => {
       expect(committed.length - before).toBe(1);
       const balances = accepted.map((a) => a.balance).sort((a, b) => (a > b ? -1 : 1));
       expect(balances).toEqual(Array.from({ length: 20 }, (_, i) => parseMoney('1') - 100n * BigInt(i + 1)));
-      const ledger = await db.query(
-        `SELECT amount, balance_after FROM ledger_entries WHERE company_id = $1 AND kind = 'charge' ORDER BY balance_after DESC`,
-        [company_id],
-      );
+      const ledger = await db.query(`SELECT amount, balance_after FROM ledger_entries WHERE company_id = $1 AND kind = 'charge' ORDER BY balance_after DESC`, [
+        company_id,
+      ]);
       expect(ledger.map((e: { balance_after: string }) => parseMoney(e.balance_after))).toEqual(balances);
       const [job] = committed[committed.length - 1].jobs;
       expect((job.data as { messageIds: string[] }).messageIds.sort()).toEqual(accepted.map((a) => a.messages[0].messageId).sort());

@@ -87,5 +87,4 @@ export class SmsAcceptanceService {
     await this.batcher.idle();
     await this.relays.settled();
   }
-
 }

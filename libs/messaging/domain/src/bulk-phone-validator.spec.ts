@@ -6,8 +6,7 @@ import { parsePhoneNumber, parsePhoneNumberWithLibrary, type PhoneParse } from '
 
 type Random = () => number;
 const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)];
-const digits = (random: Random, count: number) =>
-  Array.from({ length: count }, () => String(Math.floor(random() * 10))).join('');
+const digits = (random: Random, count: number) => Array.from({ length: count }, () => String(Math.floor(random() * 10))).join('');
 
 /** A parsed metadata pattern: alternatives of sequences of (atom, repetitions). */
 type Alternatives = Piece[][];
@@ -115,9 +114,7 @@ function fromPatterns(random: Random, perPattern: number, plans: readonly RawPla
 }
 
 function mobileExampleNumbers(): string[] {
-  return Object.entries(mobileExamples as Record<string, string>).map(
-    ([country, national]) => `+${metadata.countries[country][0] as string}${national}`,
-  );
+  return Object.entries(mobileExamples as Record<string, string>).map(([country, national]) => `+${metadata.countries[country][0] as string}${national}`);
 }
 
 /** Random digits after each calling code, 6 to 16 digits in all, with and without `+`. */
@@ -195,7 +192,11 @@ describe('createBulkPhoneValidator', () => {
 
   it('agrees on numbers of the countries that share a calling code (+1, +7, +44…)', () => {
     const shared = Object.values(metadata.country_calling_codes).filter((countries) => countries.length > 1);
-    const inputs = fromPatterns(random, 30, shared.flat().map((country) => metadata.countries[country]));
+    const inputs = fromPatterns(
+      random,
+      30,
+      shared.flat().map((country) => metadata.countries[country]),
+    );
     expect(mismatches([...inputs, ...mutations(random, inputs, 1)])).toEqual([]);
   });
 

@@ -24,7 +24,10 @@ describe('planCampaign', () => {
   });
 
   it('spaces batches by the delay from the start', () => {
-    const plan = planCampaign({ mode: 1, recipients: ['+33612345678', '+33612345679', '+33612345670'], message: 'Hi' }, options({ batchSize: 1, delayBetweenBatchesS: 60 }));
+    const plan = planCampaign(
+      { mode: 1, recipients: ['+33612345678', '+33612345679', '+33612345670'], message: 'Hi' },
+      options({ batchSize: 1, delayBetweenBatchesS: 60 }),
+    );
     expect(plan.batches.map((b) => b.scheduledAt.toISOString())).toEqual(['2026-11-22T10:00:00.000Z', '2026-11-22T10:01:00.000Z', '2026-11-22T10:02:00.000Z']);
   });
 

@@ -13,9 +13,7 @@ function reassemble(parts: readonly EncodedPart[]): string {
 
 describe('encodeSmsParts', () => {
   it('sends a one-part text without a header', () => {
-    expect(encodeSmsParts(splitSms('Hello @ €'), 7)).toEqual([
-      { index: 1, total: 1, dataCoding: 0, udh: null, payload: encodeGsm7('Hello @ €') },
-    ]);
+    expect(encodeSmsParts(splitSms('Hello @ €'), 7)).toEqual([{ index: 1, total: 1, dataCoding: 0, udh: null, payload: encodeGsm7('Hello @ €') }]);
     expect(encodeSmsParts(splitSms('Hello 😀'), 7)).toMatchObject([{ dataCoding: 8, udh: null, payload: encodeUcs2('Hello 😀') }]);
   });
 

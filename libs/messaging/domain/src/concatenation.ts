@@ -51,7 +51,7 @@ export function encodeSmsParts(split: SmsSplit, concatReference: number): Encode
 export function decodeConcatenationHeader(udh: Buffer): ConcatenationHeader | null {
   if (udh.length < 1 || udh.length < 1 + udh[0]) return null;
   const end = 1 + udh[0];
-  for (let at = 1; at + 2 <= end; ) {
+  for (let at = 1; at + 2 <= end;) {
     const iei = udh[at];
     const length = udh[at + 1];
     const data = at + 2;

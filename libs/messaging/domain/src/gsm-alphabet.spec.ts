@@ -2,8 +2,8 @@ import { GSM_ESCAPE, gsmBasicCharacter, gsmExtensionCharacter, gsmSeptets } from
 
 describe('GSM 03.38 alphabet', () => {
   it('has the 127 characters of the basic table at their standard codes', () => {
-    const basic = '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\u001bÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?'
-      + '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+    const basic =
+      '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\u001bÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' + '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
     expect([...basic]).toHaveLength(128);
     [...basic].forEach((character, code) => {
       if (code === GSM_ESCAPE) return;

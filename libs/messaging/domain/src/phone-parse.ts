@@ -1,9 +1,7 @@
 /** The error text of the API for a number it cannot send to (messaging-api.md §7). */
 export const INVALID_PHONE_NUMBER = 'Invalid phone number format';
 
-export type PhoneParse =
-  | { ok: true; e164: string; country: string | null }
-  | { ok: false; error: typeof INVALID_PHONE_NUMBER };
+export type PhoneParse = { ok: true; e164: string; country: string | null } | { ok: false; error: typeof INVALID_PHONE_NUMBER };
 
 export const INVALID: PhoneParse = { ok: false, error: INVALID_PHONE_NUMBER };
 

@@ -17,12 +17,9 @@ describe('checkSender', () => {
     expect(checkSender(input)).toEqual({ ok: true, sender, kind: 'alphanumeric' });
   });
 
-  it.each(['+447911123456', '447911123456', '123456789012345', '+123456789012345', '12345', ' +4479 '])(
-    'accepts the number %p',
-    (input) => {
-      expect(checkSender(input)).toEqual({ ok: true, sender: input.trim(), kind: 'numeric' });
-    },
-  );
+  it.each(['+447911123456', '447911123456', '123456789012345', '+123456789012345', '12345', ' +4479 '])('accepts the number %p', (input) => {
+    expect(checkSender(input)).toEqual({ ok: true, sender: input.trim(), kind: 'numeric' });
+  });
 
   it.each([
     ['empty', ''],

@@ -1,12 +1,9 @@
 /** The sender when a request names none (decisions.md: the parameter table's default wins). */
 export const DEFAULT_SMS_SENDER = 'SMS';
 
-export const INVALID_SENDER =
-  'from must be 1-11 letters, digits or spaces with at least one letter, or a phone number of up to 15 digits';
+export const INVALID_SENDER = 'from must be 1-11 letters, digits or spaces with at least one letter, or a phone number of up to 15 digits';
 
-export type SenderCheck =
-  | { ok: true; sender: string; kind: 'alphanumeric' | 'numeric' }
-  | { ok: false; error: string };
+export type SenderCheck = { ok: true; sender: string; kind: 'alphanumeric' | 'numeric' } | { ok: false; error: string };
 
 /** A number sender: up to 15 digits, optionally after `+`. */
 const NUMERIC = /^\+?\d{1,15}$/;

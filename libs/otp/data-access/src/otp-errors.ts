@@ -2,7 +2,10 @@ import type { Money } from '@mp/billing-domain';
 
 /** 3 wrong codes for this recipient of this application within 30 minutes: refused until `until`. */
 export class OtpBlockedError extends Error {
-  constructor(readonly until: Date, readonly retryAfterSeconds: number) {
+  constructor(
+    readonly until: Date,
+    readonly retryAfterSeconds: number,
+  ) {
     super(`Too many failed attempts; try again in ${retryAfterSeconds} seconds`);
     this.name = 'OtpBlockedError';
   }
@@ -18,14 +21,20 @@ export class OtpTemplateError extends Error {
 
 /** The balance does not cover the OTP: nothing was stored, sent or charged. */
 export class OtpNotAffordableError extends Error {
-  constructor(readonly balance: Money, readonly cost: Money) {
+  constructor(
+    readonly balance: Money,
+    readonly cost: Money,
+  ) {
     super('Insufficient balance');
     this.name = 'OtpNotAffordableError';
   }
 }
 
 export class OtpNoPriceError extends Error {
-  constructor(readonly recipient: string, readonly route: string) {
+  constructor(
+    readonly recipient: string,
+    readonly route: string,
+  ) {
     super(`No price is set for ${recipient} on route ${route}`);
     this.name = 'OtpNoPriceError';
   }
@@ -41,7 +50,10 @@ export class OtpNotFoundError extends Error {
 
 /** A resend the rules refuse: too soon after the last send (with the wait), or past the fifth. */
 export class OtpResendRefusedError extends Error {
-  constructor(readonly reason: 'too-soon' | 'too-many', readonly retryAfterSeconds: number | null) {
+  constructor(
+    readonly reason: 'too-soon' | 'too-many',
+    readonly retryAfterSeconds: number | null,
+  ) {
     super(reason === 'too-soon' ? `Resent too soon; try again in ${retryAfterSeconds} seconds` : 'This OTP was resent 5 times already; send a new one');
     this.name = 'OtpResendRefusedError';
   }

@@ -88,11 +88,21 @@ describe('OTP failures (PostgreSQL)', () => {
     expect(failedEvents(outbox.jobs)).toEqual([
       {
         jobId: `otp-evt-${sent.verificationId}-otp.failed-${messageId}`,
-        data: { otpId: sent.verificationId, type: 'otp.failed', occurredAt: clock.toISOString(), messageId, failure: { reason: 'undelivered', errorCode: '001' } },
+        data: {
+          otpId: sent.verificationId,
+          type: 'otp.failed',
+          occurredAt: clock.toISOString(),
+          messageId,
+          failure: { reason: 'undelivered', errorCode: '001' },
+        },
       },
     ]);
     expect(outbox.ids).toHaveLength(1);
-    expect(await findOtpRecord(db, c.companyId, sent.verificationId, clock)).toMatchObject({ status: 'failed', failureReason: 'undelivered', errorCode: '001' });
+    expect(await findOtpRecord(db, c.companyId, sent.verificationId, clock)).toMatchObject({
+      status: 'failed',
+      failureReason: 'undelivered',
+      errorCode: '001',
+    });
     const listed = await listOtpRecords(
       db,
       c.companyId,
@@ -141,9 +151,9 @@ describe('OTP failures (PostgreSQL)', () => {
     expect((await lifecycle.messageFailed(await currentMessage(verified.verificationId), 'undelivered', clock)).outbox.jobs).toEqual([]);
 
     const lapsed = await sender.send(command(c), DEFAULT_PRICES);
-    expect((await lifecycle.messageFailed(await currentMessage(lapsed.verificationId), 'undelivered', new Date(clock.getTime() + 11 * 60_000))).outbox.jobs).toEqual(
-      [],
-    );
+    expect(
+      (await lifecycle.messageFailed(await currentMessage(lapsed.verificationId), 'undelivered', new Date(clock.getTime() + 11 * 60_000))).outbox.jobs,
+    ).toEqual([]);
     for (const otp of [delivered, verified, lapsed]) {
       expect((await findOtpRecord(db, c.companyId, otp.verificationId, clock))?.failureReason).toBeNull();
     }
@@ -159,13 +169,20 @@ describe('OTP failures (PostgreSQL)', () => {
 
     const resent = await resender.resend(c.companyId, { verificationId: sent.verificationId }, DEFAULT_PRICES);
     expect(resent.verificationId).toBe(sent.verificationId);
-    expect(await findOtpRecord(db, c.companyId, sent.verificationId, clock)).toMatchObject({ status: 'pending', failureReason: null, errorCode: null, resends: 1 });
+    expect(await findOtpRecord(db, c.companyId, sent.verificationId, clock)).toMatchObject({
+      status: 'pending',
+      failureReason: null,
+      errorCode: null,
+      resends: 1,
+    });
     const second = await currentMessage(sent.verificationId);
     expect(second).not.toBe(first);
     // A late report about the first message does not fail the resent OTP.
     expect((await lifecycle.messageFailed(first, 'rejected', clock)).outbox.jobs).toEqual([]);
     expect((await lifecycle.delivered(second, clock)).outbox.jobs).toHaveLength(1);
-    expect(await verifier.verify(c.companyId, { verificationId: sent.verificationId }, await codeOf(sent.verificationId))).toMatchObject({ outcome: 'verified' });
+    expect(await verifier.verify(c.companyId, { verificationId: sent.verificationId }, await codeOf(sent.verificationId))).toMatchObject({
+      outcome: 'verified',
+    });
   });
 
   it('fails an OTP on its third wrong code with the reason too_many_attempts and its otp.failed event; it cannot be resent', async () => {

@@ -16,18 +16,27 @@ export async function recordOtpEvent(
   at: Date,
   detail: Record<string, unknown> = {},
 ): Promise<void> {
-  await manager.query(
-    `INSERT INTO otp_events (otp_id, company_id, application_id, recipient, event, detail, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [subject.otpId, subject.companyId, subject.applicationId, subject.recipient, event, JSON.stringify(detail), at],
-  );
+  await manager.query(`INSERT INTO otp_events (otp_id, company_id, application_id, recipient, event, detail, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+    subject.otpId,
+    subject.companyId,
+    subject.applicationId,
+    subject.recipient,
+    event,
+    JSON.stringify(detail),
+    at,
+  ]);
 }
 
 /** `/otp/attempts`, and what the block is counted from. */
 export async function recordOtpAttempt(manager: EntityManager, subject: OtpSubject, outcome: OtpAttemptOutcome, at: Date): Promise<void> {
-  await manager.query(
-    `INSERT INTO otp_attempts (otp_id, company_id, application_id, recipient, outcome, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-    [subject.otpId, subject.companyId, subject.applicationId, subject.recipient, outcome, at],
-  );
+  await manager.query(`INSERT INTO otp_attempts (otp_id, company_id, application_id, recipient, outcome, created_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
+    subject.otpId,
+    subject.companyId,
+    subject.applicationId,
+    subject.recipient,
+    outcome,
+    at,
+  ]);
 }
 
 /** recordOtpEvent in a statement of its own (the gateway's fraud guard records its refusals so), for injection. */

@@ -47,10 +47,10 @@ export class OtpLifecycle {
       );
       if (rows.length === 0) return { outbox: { ids: [], jobs: [] } };
       const [otp] = rows;
-      const logged: unknown[] = await manager.query(
-        `SELECT 1 FROM otp_events WHERE otp_id = $1 AND event = 'delivered' AND detail->>'message_id' = $2`,
-        [otp.id, messageId],
-      );
+      const logged: unknown[] = await manager.query(`SELECT 1 FROM otp_events WHERE otp_id = $1 AND event = 'delivered' AND detail->>'message_id' = $2`, [
+        otp.id,
+        messageId,
+      ]);
       if (logged.length > 0) return { outbox: { ids: [], jobs: [] } };
       const subject = { otpId: otp.id, companyId: otp.company_id, applicationId: otp.application_id, recipient: otp.recipient };
       await recordOtpEvent(manager, subject, 'delivered', at, { message_id: messageId });
@@ -109,9 +109,18 @@ export class OtpLifecycle {
         [now, limit],
       );
       for (const otp of expired) {
-        await recordOtpEvent(manager, { otpId: otp.id, companyId: otp.company_id, applicationId: otp.application_id, recipient: otp.recipient }, 'expired', now);
+        await recordOtpEvent(
+          manager,
+          { otpId: otp.id, companyId: otp.company_id, applicationId: otp.application_id, recipient: otp.recipient },
+          'expired',
+          now,
+        );
       }
-      const committed = await commitJobs(this.outbox, manager, expired.map((otp) => otpEventJob(otp.id, 'otp.expired', now, otp.message_id)));
+      const committed = await commitJobs(
+        this.outbox,
+        manager,
+        expired.map((otp) => otpEventJob(otp.id, 'otp.expired', now, otp.message_id)),
+      );
       return { ...committed, expired: expired.length };
     });
   }

@@ -5,7 +5,11 @@ export type OtpTarget = { verificationId: string } | { applicationId: string; re
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function findOtp(manager: EntityManager, companyId: string, target: OtpTarget): Promise<{ id: string; application_id: string; recipient: string } | null> {
+export async function findOtp(
+  manager: EntityManager,
+  companyId: string,
+  target: OtpTarget,
+): Promise<{ id: string; application_id: string; recipient: string } | null> {
   if ('verificationId' in target) {
     if (!UUID.test(target.verificationId)) return null;
     const rows = await manager.query(`SELECT id, application_id, recipient FROM otps WHERE id = $1 AND company_id = $2`, [target.verificationId, companyId]);

@@ -120,8 +120,14 @@ function hasRecentWrongCodes(error: unknown): boolean {
 /** recentFailures of the group, its values written as literals, for a statement that opens a transaction. */
 function recentFailuresOf(sends: readonly PreparedOtp[]): Sql {
   return recentFailures(
-    sql`${sqlArray(sends.map((s) => s.applicationId), 'uuid')}::uuid[]`,
-    sql`${sqlArray(sends.map((s) => s.recipient), 'text')}::text[]`,
+    sql`${sqlArray(
+      sends.map((s) => s.applicationId),
+      'uuid',
+    )}::uuid[]`,
+    sql`${sqlArray(
+      sends.map((s) => s.recipient),
+      'text',
+    )}::text[]`,
     sql`${sqlLiteral(blockLookbackStart(sends[0].sentAt))}::timestamptz`,
   );
 }
@@ -209,7 +215,10 @@ function blockedSends(sends: readonly PreparedOtp[], rows: readonly FailureRow[]
  * Locks every recipient of the group in key order; then, in one statement, reads their recent
  * wrong codes (to refuse the blocked ones) and locks and reads the companies' balances.
  */
-async function lockAndRead(manager: EntityManager, sends: readonly PreparedOtp[]): Promise<{ blocked: Map<string, OtpBlockedError>; balances: Map<string, Money> }> {
+async function lockAndRead(
+  manager: EntityManager,
+  sends: readonly PreparedOtp[],
+): Promise<{ blocked: Map<string, OtpBlockedError>; balances: Map<string, Money> }> {
   await lockKeysInOrder(manager, sends.map(lockKeyOf));
   const companies = [...new Set(sends.map((send) => send.companyId))].sort();
   const failures = recentFailures(
@@ -269,7 +278,11 @@ async function insertOtps<R extends { outboxIds: string[] }>(
     ],
     ', ',
   );
-  const inserted = await insert(sends.map((send) => send.message), jobs, otpRows);
+  const inserted = await insert(
+    sends.map((send) => send.message),
+    jobs,
+    otpRows,
+  );
   return { ...inserted, outbox: { ids: inserted.outboxIds, jobs } };
 }
 

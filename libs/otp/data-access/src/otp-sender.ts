@@ -92,7 +92,14 @@ export class OtpSender {
   async send(command: OtpSendCommand, prices: readonly PriceRule[]): Promise<OtpSent> {
     const prepared = this.prepare(command, prices);
     const { balance } = await this.batcher.submit(prepared);
-    return { verificationId: prepared.id, recipient: command.recipient, channel: command.channel, expiresAt: prepared.expiresAt, cost: prepared.message.cost, balance };
+    return {
+      verificationId: prepared.id,
+      recipient: command.recipient,
+      channel: command.channel,
+      expiresAt: prepared.expiresAt,
+      cost: prepared.message.cost,
+      balance,
+    };
   }
 
   /** Resolves when every send is committed and its jobs handed to the queue (shutdown). */
@@ -100,7 +107,6 @@ export class OtpSender {
     await this.batcher.idle();
     await this.relays.settled();
   }
-
 
   private prepare(command: OtpSendCommand, prices: readonly PriceRule[]): PreparedOtp {
     const now = this.now();

@@ -72,9 +72,10 @@ export class OtpVerifier {
     const found = await findOtp(manager, companyId, target);
     if (!found) return { outcome: 'not_found' };
     await lockRecipient(manager, found.application_id, found.recipient);
-    const [otp] = (await manager.query(`SELECT id, company_id, application_id, recipient, status, code_hash, expires_at, message_id, failure_reason, error_code FROM otps WHERE id = $1 FOR UPDATE`, [
-      found.id,
-    ])) as OtpRow[];
+    const [otp] = (await manager.query(
+      `SELECT id, company_id, application_id, recipient, status, code_hash, expires_at, message_id, failure_reason, error_code FROM otps WHERE id = $1 FOR UPDATE`,
+      [found.id],
+    )) as OtpRow[];
     const subject: OtpSubject = { otpId: otp.id, companyId, applicationId: otp.application_id, recipient: otp.recipient };
     const until = await recipientBlockedUntil(manager, otp.application_id, otp.recipient, now);
     if (until) {

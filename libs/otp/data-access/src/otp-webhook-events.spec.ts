@@ -42,7 +42,12 @@ describe('buildOtpEvent', () => {
       expiresAt: new Date('2026-11-22T10:20:00Z'),
       verifiedAt: null,
     };
-    const event = { type: 'otp.failed' as const, occurredAt: '2026-11-22T10:00:05.000Z', messageId: 'm-2', failure: { reason: 'undelivered', errorCode: '001' } };
+    const event = {
+      type: 'otp.failed' as const,
+      occurredAt: '2026-11-22T10:00:05.000Z',
+      messageId: 'm-2',
+      failure: { reason: 'undelivered', errorCode: '001' },
+    };
     expect(buildOtpEvent(event, resent).data).toEqual({
       verification_id: 'v-2',
       appid: 'app_1',

@@ -96,9 +96,10 @@ describe('OTP send and verify (PostgreSQL)', () => {
     const c = await company();
     const sent = await sender.send(command(c, { channel: 'whatsapp', code: '5544' }), DEFAULT_PRICES);
     expect(await jobOf(sent.verificationId)).toMatchObject({ queue: 'otp.deliver', job_name: 'otp.whatsapp' });
-    const [row] = await db.query(`SELECT m.body, m.body_sealed, m.channel, m.route, m.parts FROM otps o JOIN messages m ON m.id = o.message_id WHERE o.id = $1`, [
-      sent.verificationId,
-    ]);
+    const [row] = await db.query(
+      `SELECT m.body, m.body_sealed, m.channel, m.route, m.parts FROM otps o JOIN messages m ON m.id = o.message_id WHERE o.id = $1`,
+      [sent.verificationId],
+    );
     expect(row).toMatchObject({ body_sealed: true, channel: 'whatsapp', route: 'whatsapp', parts: 1 });
     expect(openText(keys.text, row.body)).toBe('5544');
   });
@@ -126,7 +127,10 @@ describe('OTP send and verify (PostgreSQL)', () => {
     const sent = await sender.send(command(c, { expiryMinutes: 1 }), DEFAULT_PRICES);
     const code = await codeOf(sent.verificationId);
     later(61_000);
-    expect(await verifier.verify(c.companyId, { verificationId: sent.verificationId }, code)).toEqual({ outcome: 'expired', verificationId: sent.verificationId });
+    expect(await verifier.verify(c.companyId, { verificationId: sent.verificationId }, code)).toEqual({
+      outcome: 'expired',
+      verificationId: sent.verificationId,
+    });
     const [row] = await db.query(`SELECT status FROM otps WHERE id = $1`, [sent.verificationId]);
     expect(row.status).toBe('expired');
   });
@@ -144,7 +148,9 @@ describe('OTP send and verify (PostgreSQL)', () => {
     await expect(sender.send(command(c, { recipient: sent.recipient }), DEFAULT_PRICES)).rejects.toBeInstanceOf(OtpBlockedError);
     later(OTP_BLOCK.durationMs + 1_000);
     const fresh = await sender.send(command(c, { recipient: sent.recipient }), DEFAULT_PRICES);
-    expect(await verifier.verify(c.companyId, { verificationId: fresh.verificationId }, await codeOf(fresh.verificationId))).toMatchObject({ outcome: 'verified' });
+    expect(await verifier.verify(c.companyId, { verificationId: fresh.verificationId }, await codeOf(fresh.verificationId))).toMatchObject({
+      outcome: 'verified',
+    });
   });
 
   it("keeps one company's wrong codes from blocking another company's user of the same number", async () => {
@@ -153,7 +159,9 @@ describe('OTP send and verify (PostgreSQL)', () => {
     const sentA = await sender.send(command(a, { recipient }), DEFAULT_PRICES);
     for (let i = 0; i < 3; i++) await verifier.verify(a.companyId, { verificationId: sentA.verificationId }, 'x');
     const sentB = await sender.send(command(b, { recipient }), DEFAULT_PRICES);
-    expect(await verifier.verify(b.companyId, { verificationId: sentB.verificationId }, await codeOf(sentB.verificationId))).toMatchObject({ outcome: 'verified' });
+    expect(await verifier.verify(b.companyId, { verificationId: sentB.verificationId }, await codeOf(sentB.verificationId))).toMatchObject({
+      outcome: 'verified',
+    });
     expect(await verifier.verify(b.companyId, { verificationId: sentA.verificationId }, '123456')).toEqual({ outcome: 'not_found' });
   });
 
@@ -179,7 +187,9 @@ describe('OTP send and verify (PostgreSQL)', () => {
     expect(withoutPrepares(statements)).toEqual([
       expect.stringMatching(/^BEGIN; SET LOCAL plan_cache_mode = force_generic_plan; [\s\S]*; COMMIT$/),
       'ROLLBACK',
-      expect.stringMatching(/^BEGIN; SET LOCAL plan_cache_mode = force_generic_plan; EXECUTE mp_open_\w+\(ARRAY\['otp:[^']+'\]::text\[\]\); EXECUTE mp_open_\w+\(ARRAY\[[^;]*\)$/),
+      expect.stringMatching(
+        /^BEGIN; SET LOCAL plan_cache_mode = force_generic_plan; EXECUTE mp_open_\w+\(ARRAY\['otp:[^']+'\]::text\[\]\); EXECUTE mp_open_\w+\(ARRAY\[[^;]*\)$/,
+      ),
       expect.stringMatching(/^EXECUTE mp_open_\w+\('\{[\s\S]*\); COMMIT$/),
     ]);
     expect(sent?.recipient).toBe(first.recipient);
@@ -197,9 +207,15 @@ describe('OTP send and verify (PostgreSQL)', () => {
     await verifying.startTransaction();
     try {
       await lockRecipient(verifying.manager, c.application.id, sent.recipient);
-      const sending = sender.send(command(c, { recipient: sent.recipient }), DEFAULT_PRICES).then(() => 'sent', (error: Error) => error.constructor.name);
+      const sending = sender.send(command(c, { recipient: sent.recipient }), DEFAULT_PRICES).then(
+        () => 'sent',
+        (error: Error) => error.constructor.name,
+      );
       await eventually(
-        async () => (await db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event = 'advisory' AND query LIKE 'BEGIN; SET LOCAL plan_cache_mode%'`))[0].n,
+        async () =>
+          (
+            await db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event = 'advisory' AND query LIKE 'BEGIN; SET LOCAL plan_cache_mode%'`)
+          )[0].n,
         (n: number) => n > 0,
         10_000,
       );
@@ -310,7 +326,10 @@ describe('OTP send and verify (PostgreSQL)', () => {
   describe('lifecycle events', () => {
     it('commits an otp.verified webhook event with a successful verification, handed over after commit', async () => {
       const handed: string[] = [];
-      const withEvents = new OtpVerifier(db, new OutboxRepository(db), keys.hash, { now, onEvents: async (outbox) => handed.push(...outbox.jobs.map((job) => job.jobName)) });
+      const withEvents = new OtpVerifier(db, new OutboxRepository(db), keys.hash, {
+        now,
+        onEvents: async (outbox) => handed.push(...outbox.jobs.map((job) => job.jobName)),
+      });
       const c = await company();
       const sent = await sender.send(command(c), DEFAULT_PRICES);
       await withEvents.verify(c.companyId, { verificationId: sent.verificationId }, 'wrong');

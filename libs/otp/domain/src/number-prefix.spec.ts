@@ -14,10 +14,7 @@ describe('number-prefix', () => {
     expect(numberPrefix('+33612340000')).toBe(numberPrefix('+33612349999'));
   });
 
-  it.each(['33612345678', '+1234567', '+1234567890123456', '+33 612345678', '+3361234567a', ' +33612345678', ''])(
-    'refuses %p',
-    (text) => {
-      expect(() => numberPrefix(text)).toThrow(RangeError);
-    },
-  );
+  it.each(['33612345678', '+1234567', '+1234567890123456', '+33 612345678', '+3361234567a', ' +33612345678', ''])('refuses %p', (text) => {
+    expect(() => numberPrefix(text)).toThrow(RangeError);
+  });
 });

@@ -3,10 +3,7 @@ import { retryAfterSeconds } from './otp-block';
 /** A resend at least 30 s after the previous send, and at most 5 resends of one OTP. */
 export const OTP_RESEND = { minIntervalMs: 30_000, maxResends: 5 } as const;
 
-export type ResendCheck =
-  | { ok: true }
-  | { ok: false; reason: 'too-soon'; retryAfterSeconds: number }
-  | { ok: false; reason: 'too-many' };
+export type ResendCheck = { ok: true } | { ok: false; reason: 'too-soon'; retryAfterSeconds: number } | { ok: false; reason: 'too-many' };
 
 export interface ResendRequest {
   /** The first send of the OTP, or its latest resend. */

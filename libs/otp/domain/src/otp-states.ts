@@ -2,16 +2,7 @@ export const OTP_STATES = ['pending', 'verified', 'expired', 'failed', 'cancelle
 export type OtpState = (typeof OTP_STATES)[number];
 
 /** What the OTP log records about a verification (`failed`: its message did not reach the handset). */
-export const OTP_LOG_EVENTS = [
-  'sent',
-  'delivered',
-  'verified',
-  'failed_attempt',
-  'expired',
-  'resent',
-  'blocked',
-  'failed',
-] as const;
+export const OTP_LOG_EVENTS = ['sent', 'delivered', 'verified', 'failed_attempt', 'expired', 'resent', 'blocked', 'failed'] as const;
 export type OtpLogEvent = (typeof OTP_LOG_EVENTS)[number];
 
 /** How a verify attempt ended; only `invalid_code` counts toward a block. */
@@ -24,9 +15,7 @@ export const OTP_VALIDITY = { minMinutes: 1, maxMinutes: 60, defaultMinutes: 10 
 /** When a code sent at `sentAt` and valid for `minutes` (a whole number from 1 to 60) expires. */
 export function expiresAt(sentAt: Date, minutes: number): Date {
   if (!Number.isInteger(minutes) || minutes < OTP_VALIDITY.minMinutes || minutes > OTP_VALIDITY.maxMinutes) {
-    throw new RangeError(
-      `an OTP is valid for ${OTP_VALIDITY.minMinutes} to ${OTP_VALIDITY.maxMinutes} whole minutes, not ${minutes}`,
-    );
+    throw new RangeError(`an OTP is valid for ${OTP_VALIDITY.minMinutes} to ${OTP_VALIDITY.maxMinutes} whole minutes, not ${minutes}`);
   }
   return new Date(sentAt.getTime() + minutes * 60_000);
 }

@@ -1,10 +1,4 @@
-import {
-  DEFAULT_OTP_TEMPLATE,
-  otpTemplateVariables,
-  renderOtpTemplate,
-  templateMentionsCode,
-  type OtpTemplateInput,
-} from './otp-template';
+import { DEFAULT_OTP_TEMPLATE, otpTemplateVariables, renderOtpTemplate, templateMentionsCode, type OtpTemplateInput } from './otp-template';
 
 describe('otp-template', () => {
   const input: OtpTemplateInput = {
@@ -20,9 +14,7 @@ describe('otp-template', () => {
 
   describe('renderOtpTemplate', () => {
     it('replaces variables, with or without spaces inside the braces', () => {
-      expect(renderOtpTemplate('{{otp}} / {{ otp }} / {{  app_name\t}}', { otp: '1234', app_name: 'Acme' })).toBe(
-        '1234 / 1234 / Acme',
-      );
+      expect(renderOtpTemplate('{{otp}} / {{ otp }} / {{  app_name\t}}', { otp: '1234', app_name: 'Acme' })).toBe('1234 / 1234 / Acme');
     });
 
     it('leaves out an unknown variable', () => {
@@ -43,9 +35,7 @@ describe('otp-template', () => {
     });
 
     it('keeps text that is not a variable', () => {
-      expect(renderOtpTemplate('{otp} {{}} {{ }} {{two words}} {{otp', { otp: '1234' })).toBe(
-        '{otp} {{}} {{ }} {{two words}} {{otp',
-      );
+      expect(renderOtpTemplate('{otp} {{}} {{ }} {{two words}} {{otp', { otp: '1234' })).toBe('{otp} {{}} {{ }} {{two words}} {{otp');
     });
 
     it('keeps braces around a variable', () => {
@@ -107,17 +97,13 @@ describe('otp-template', () => {
     });
 
     it('renders the default template', () => {
-      expect(renderOtpTemplate(DEFAULT_OTP_TEMPLATE, otpTemplateVariables(input))).toBe(
-        'Your Acme verification code is 048213. It expires in 10 minutes.',
-      );
+      expect(renderOtpTemplate(DEFAULT_OTP_TEMPLATE, otpTemplateVariables(input))).toBe('Your Acme verification code is 048213. It expires in 10 minutes.');
     });
 
     it('renders a custom template with custom variables', () => {
       const variables = otpTemplateVariables({ ...input, channel: 'whatsapp', customVars: { order: 'A-17' } });
       const template = '{{ appname }}: {{code}} for order {{order}}, valid until {{expires_full}} ({{channel}})';
-      expect(renderOtpTemplate(template, variables)).toBe(
-        'Acme: 048213 for order A-17, valid until 2026-11-22 14:05 Europe/Paris (whatsapp)',
-      );
+      expect(renderOtpTemplate(template, variables)).toBe('Acme: 048213 for order A-17, valid until 2026-11-22 14:05 Europe/Paris (whatsapp)');
     });
   });
 

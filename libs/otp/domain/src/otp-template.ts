@@ -1,6 +1,5 @@
 /** The text of an OTP when the application has no template of its own. */
-export const DEFAULT_OTP_TEMPLATE =
-  'Your {{app_name}} verification code is {{otp}}. It expires in {{expiry_minutes}} minutes.';
+export const DEFAULT_OTP_TEMPLATE = 'Your {{app_name}} verification code is {{otp}}. It expires in {{expiry_minutes}} minutes.';
 
 export type OtpChannel = 'sms' | 'whatsapp';
 
@@ -70,7 +69,11 @@ function zonedDateTime(instant: Date, timeZone: string): { date: string; time: s
   const minute = Math.floor(instant.getTime() / MINUTE_MS);
   const last = lastFormatted.get(timeZone);
   if (last?.minute === minute) return last.value;
-  const parts = Object.fromEntries(formatter(timeZone).formatToParts(instant).map((part) => [part.type, part.value]));
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(instant)
+      .map((part) => [part.type, part.value]),
+  );
   const value = {
     date: `${parts.year.padStart(4, '0')}-${parts.month}-${parts.day}`,
     time: `${parts.hour}:${parts.minute}`,

@@ -68,9 +68,7 @@ describe('text-cipher', () => {
     const [version, iv, tag, ciphertext] = sealText(key, text).split('.');
     const bytes = Buffer.from(tag, 'base64url');
     bytes[15] ^= 0x80;
-    expect(() => openText(key, [version, iv, bytes.toString('base64url'), ciphertext].join('.'))).toThrow(
-      /changed or sealed with another key/,
-    );
+    expect(() => openText(key, [version, iv, bytes.toString('base64url'), ciphertext].join('.'))).toThrow(/changed or sealed with another key/);
   });
 
   it('refuses a changed IV', () => {

@@ -53,7 +53,9 @@ export class AccountsAndMoney1763773200000 implements MigrationInterface {
       )`);
     // The prices of a fresh install (decisions.md), written out: a migration does what it did
     // when it was made, whatever the code's defaults (DEFAULT_PRICES) become later.
-    await db.query(`INSERT INTO prices (prefix, route, price) VALUES ('+', 'auto', 0.0100), ('+', 'standard', 0.0100), ('+', 'premium', 0.0150), ('+', 'whatsapp', 0.0100)`);
+    await db.query(
+      `INSERT INTO prices (prefix, route, price) VALUES ('+', 'auto', 0.0100), ('+', 'standard', 0.0100), ('+', 'premium', 0.0150), ('+', 'whatsapp', 0.0100)`,
+    );
     await db.query(`
       CREATE TABLE balances (
         company_id uuid PRIMARY KEY REFERENCES companies (id),
@@ -72,9 +74,7 @@ export class AccountsAndMoney1763773200000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
     await db.query(`CREATE INDEX ledger_entries_company_idx ON ledger_entries (company_id, id DESC)`);
-    await db.query(
-      `CREATE UNIQUE INDEX ledger_entries_once_idx ON ledger_entries (company_id, kind, reference) WHERE reference IS NOT NULL`,
-    );
+    await db.query(`CREATE UNIQUE INDEX ledger_entries_once_idx ON ledger_entries (company_id, kind, reference) WHERE reference IS NOT NULL`);
     await db.query(`
       CREATE FUNCTION ledger_entries_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN

@@ -53,9 +53,7 @@ export class Messages1763800000000 implements MigrationInterface {
         completed_at timestamptz,
         PRIMARY KEY (message_id, part_index)
       )`);
-    await db.query(
-      `CREATE INDEX message_parts_carrier_idx ON message_parts (carrier_message_id) WHERE carrier_message_id IS NOT NULL`,
-    );
+    await db.query(`CREATE INDEX message_parts_carrier_idx ON message_parts (carrier_message_id) WHERE carrier_message_id IS NOT NULL`);
     await db.query(`
       CREATE TABLE outbox (
         id bigserial PRIMARY KEY,

@@ -29,9 +29,7 @@ export class WebhookDeliveries1763800002000 implements MigrationInterface {
         CHECK ((status = 'dead') = (dead_at IS NOT NULL))
       )`);
     await db.query(`CREATE INDEX webhook_deliveries_company_created_idx ON webhook_deliveries (company_id, created_at DESC, id DESC)`);
-    await db.query(
-      `CREATE INDEX webhook_deliveries_dead_idx ON webhook_deliveries (company_id, created_at DESC, id DESC) WHERE status = 'dead'`,
-    );
+    await db.query(`CREATE INDEX webhook_deliveries_dead_idx ON webhook_deliveries (company_id, created_at DESC, id DESC) WHERE status = 'dead'`);
     await db.query(`
       CREATE TABLE webhook_attempts (
         id bigserial PRIMARY KEY,

@@ -46,9 +46,7 @@ export class Otps1764000000000 implements MigrationInterface {
         outcome text NOT NULL CHECK (outcome IN ('success', 'invalid_code', 'expired', 'blocked', 'already_verified')),
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await db.query(
-      `CREATE INDEX otp_attempts_failures_idx ON otp_attempts (application_id, recipient, created_at DESC) WHERE outcome = 'invalid_code'`,
-    );
+    await db.query(`CREATE INDEX otp_attempts_failures_idx ON otp_attempts (application_id, recipient, created_at DESC) WHERE outcome = 'invalid_code'`);
     await db.query(`CREATE INDEX otp_attempts_company_idx ON otp_attempts (company_id, created_at DESC, id DESC)`);
     await db.query(`
       CREATE TABLE otp_events (

@@ -116,14 +116,20 @@ describe('OpenApiValidator', () => {
     const headers = { 'Webhook-Id': 'msg_1', 'content-type': 'application/json' };
     expect(validator.checkWebhook({ headers, body })).toEqual({ operation: 'webhook thing.made', problems: [] });
     expect(validator.checkWebhook({ headers: { 'content-type': 'application/json' }, body }).problems[0]).toMatch(/header webhook-id is required but absent/);
-    expect(validator.checkWebhook({ headers, body: JSON.stringify({ type: 'thing.made', data: {} }) }).problems[0]).toMatch(/\/data must have required property 'id'/);
-    expect(validator.checkWebhook({ headers, body: '{"type":"thing.lost"}' }).problems[0]).toMatch(/event type "thing.lost" is not among the document's webhooks/);
+    expect(validator.checkWebhook({ headers, body: JSON.stringify({ type: 'thing.made', data: {} }) }).problems[0]).toMatch(
+      /\/data must have required property 'id'/,
+    );
+    expect(validator.checkWebhook({ headers, body: '{"type":"thing.lost"}' }).problems[0]).toMatch(
+      /event type "thing.lost" is not among the document's webhooks/,
+    );
   });
 
   it('refuses schemas that are not valid JSON Schema, and finds those with keywords it does not know', () => {
     const withSchema = (Bad: object) => ({ ...document, components: { schemas: { ...document.components.schemas, Bad } } });
     expect(() => new OpenApiValidator(withSchema({ type: 'object', properties: { n: { type: 'integr' } } }))).toThrow(/Bad\/properties\/n\/type/);
-    expect(new OpenApiValidator(withSchema({ type: 'string', colour: 'red' })).schemaProblems()).toEqual([expect.stringMatching(/^components\.schemas\.Bad: .*colour/)]);
+    expect(new OpenApiValidator(withSchema({ type: 'string', colour: 'red' })).schemaProblems()).toEqual([
+      expect.stringMatching(/^components\.schemas\.Bad: .*colour/),
+    ]);
     expect(validator.schemaProblems()).toEqual([]);
   });
 });

@@ -100,14 +100,13 @@ export class OpenApiValidator {
   }
 
   private route(method: string, path: string): Route | undefined {
-    return this.routes
-      .filter((route) => route.method === method && route.pattern.test(path))
-      .sort((a, b) => b.literals - a.literals)[0];
+    return this.routes.filter((route) => route.method === method && route.pattern.test(path)).sort((a, b) => b.literals - a.literals)[0];
   }
 
   private contentProblems(content: Json | undefined, contentType: string | null | undefined, body: string): string[] {
     const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
-    if (!content || Object.keys(content).length === 0) return body === '' ? [] : [`a body is sent (${mediaType || 'no content type'}) where the document lists none`];
+    if (!content || Object.keys(content).length === 0)
+      return body === '' ? [] : [`a body is sent (${mediaType || 'no content type'}) where the document lists none`];
     const media = content[mediaType] as Json | undefined;
     if (!media) return [`content type ${JSON.stringify(mediaType)} is not documented (documented: ${Object.keys(content).join(', ')})`];
     const schema = media['schema'];
@@ -182,7 +181,13 @@ function routesOf(document: Json): Route[] {
       .map(([method, operation]) => {
         const segments = template.split('/');
         const pattern = segments.map((segment) => (/^\{[^}]+\}$/.test(segment) ? '[^/]+' : escapeRegExp(segment))).join('/');
-        return { method, template, pattern: new RegExp(`^${pattern}$`), literals: segments.filter((s) => !s.startsWith('{')).length, operation: operation as Json };
+        return {
+          method,
+          template,
+          pattern: new RegExp(`^${pattern}$`),
+          literals: segments.filter((s) => !s.startsWith('{')).length,
+          operation: operation as Json,
+        };
       }),
   );
 }
@@ -190,14 +195,19 @@ function routesOf(document: Json): Route[] {
 /** Every schema in an answer, a header or a webhook request: [where, schema]. */
 function everySchema(document: Json): [string, unknown][] {
   const found: [string, unknown][] = [];
-  const holders = [...Object.entries((document['paths'] ?? {}) as Json), ...Object.entries((document['webhooks'] ?? {}) as Json).map(([name, item]) => [`webhooks.${name}`, item] as const)];
+  const holders = [
+    ...Object.entries((document['paths'] ?? {}) as Json),
+    ...Object.entries((document['webhooks'] ?? {}) as Json).map(([name, item]) => [`webhooks.${name}`, item] as const),
+  ];
   for (const [path, item] of holders) {
     for (const [method, operation] of Object.entries(item as Json)) {
       if (!METHODS.includes(method)) continue;
       const where = `${method.toUpperCase()} ${path}`;
       for (const [status, response] of Object.entries(((operation as Json)['responses'] ?? {}) as Json)) {
-        for (const [type, media] of Object.entries(((response as Json)['content'] ?? {}) as Json)) found.push([`${where} ${status} ${type}`, (media as Json)['schema']]);
-        for (const [name, header] of Object.entries(((response as Json)['headers'] ?? {}) as Json)) found.push([`${where} ${status} header ${name}`, (header as Json)['schema']]);
+        for (const [type, media] of Object.entries(((response as Json)['content'] ?? {}) as Json))
+          found.push([`${where} ${status} ${type}`, (media as Json)['schema']]);
+        for (const [name, header] of Object.entries(((response as Json)['headers'] ?? {}) as Json))
+          found.push([`${where} ${status} header ${name}`, (header as Json)['schema']]);
       }
       for (const [type, media] of Object.entries((((operation as Json)['requestBody'] as Json | undefined)?.['content'] ?? {}) as Json)) {
         found.push([`${where} request ${type}`, (media as Json)['schema']]);
@@ -210,7 +220,10 @@ function everySchema(document: Json): [string, unknown][] {
 function describe(errors: ErrorObject[] | null | undefined): string {
   return (errors ?? [])
     .slice(0, 8)
-    .map((error) => `${error.instancePath || '(root)'} ${error.message ?? error.keyword}${error.params && Object.keys(error.params).length > 0 ? ` ${JSON.stringify(error.params)}` : ''}`)
+    .map(
+      (error) =>
+        `${error.instancePath || '(root)'} ${error.message ?? error.keyword}${error.params && Object.keys(error.params).length > 0 ? ` ${JSON.stringify(error.params)}` : ''}`,
+    )
     .join('; ');
 }
 

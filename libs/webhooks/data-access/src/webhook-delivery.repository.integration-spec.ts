@@ -74,7 +74,13 @@ describe('WebhookDeliveryRepository (PostgreSQL)', () => {
     expect(retrying).toMatchObject({ status: 'pending', attempts: 1, lastError: 'HTTP 500' });
     expect(retrying?.nextAttemptAt?.getTime()).toBeGreaterThan(Date.now() + 50_000);
     expect(await repository.recordAttempt(id, attempt(2, 200), { status: 'delivered' })).toBe(true);
-    expect(await repository.findById(id)).toMatchObject({ status: 'delivered', attempts: 2, lastError: null, nextAttemptAt: null, deliveredAt: expect.any(Date) });
+    expect(await repository.findById(id)).toMatchObject({
+      status: 'delivered',
+      attempts: 2,
+      lastError: null,
+      nextAttemptAt: null,
+      deliveredAt: expect.any(Date),
+    });
     expect(await repository.listAttempts(id)).toEqual([
       { attempt: 1, statusCode: 500, error: 'HTTP 500', durationMs: 12, responseSnippet: 'oops', attemptedAt: expect.any(Date) },
       { attempt: 2, statusCode: 200, error: null, durationMs: 12, responseSnippet: 'oops', attemptedAt: expect.any(Date) },
@@ -112,8 +118,6 @@ describe('WebhookDeliveryRepository (PostgreSQL)', () => {
     const id = await repository.createIfAbsent(delivery(await newMessage()));
     await expect(db.query(`UPDATE webhook_deliveries SET status = 'lost' WHERE id = $1`, [id])).rejects.toThrow(/check constraint/);
     await expect(db.query(`UPDATE webhook_deliveries SET status = 'delivered' WHERE id = $1`, [id])).rejects.toThrow(/check constraint/);
-    await expect(
-      db.query(`INSERT INTO webhook_attempts (delivery_id, attempt, duration_ms) VALUES ($1, 1, 0)`, [randomUUID()]),
-    ).rejects.toThrow(/foreign key/);
+    await expect(db.query(`INSERT INTO webhook_attempts (delivery_id, attempt, duration_ms) VALUES ($1, 1, 0)`, [randomUUID()])).rejects.toThrow(/foreign key/);
   });
 });

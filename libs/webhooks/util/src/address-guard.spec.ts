@@ -1,11 +1,4 @@
-import {
-  type AddressKind,
-  assertAllowedAddress,
-  checkWebhookUrl,
-  classifyAddress,
-  ForbiddenAddressError,
-  isAllowed,
-} from './address-guard';
+import { type AddressKind, assertAllowedAddress, checkWebhookUrl, classifyAddress, ForbiddenAddressError, isAllowed } from './address-guard';
 
 const CLASSIFICATION: [string, AddressKind][] = [
   // IPv4 public
@@ -135,12 +128,8 @@ describe('assertAllowedAddress', () => {
 
   it('names the address and why it is refused', () => {
     expect(() => assertAllowedAddress('127.0.0.1', none)).toThrow(new ForbiddenAddressError('127.0.0.1 is a loopback address'));
-    expect(() => assertAllowedAddress('::ffff:a9fe:a9fe', none)).toThrow(
-      '::ffff:a9fe:a9fe is a link-local address (it embeds 169.254.169.254)',
-    );
-    expect(() => assertAllowedAddress('10.0.0.7', none, 'intranet.example')).toThrow(
-      'intranet.example resolves to 10.0.0.7, which is a private address',
-    );
+    expect(() => assertAllowedAddress('::ffff:a9fe:a9fe', none)).toThrow('::ffff:a9fe:a9fe is a link-local address (it embeds 169.254.169.254)');
+    expect(() => assertAllowedAddress('10.0.0.7', none, 'intranet.example')).toThrow('intranet.example resolves to 10.0.0.7, which is a private address');
   });
 
   it('passes allowed addresses', () => {
@@ -179,9 +168,7 @@ describe('checkWebhookUrl', () => {
     expect(() => checkWebhookUrl('http://[::ffff:7f00:1]/', none)).toThrow(/loopback/);
     expect(() => checkWebhookUrl('http://2130706433/', none)).toThrow('127.0.0.1 is a loopback address');
     expect(() => checkWebhookUrl('http://0x7f.1/', none)).toThrow('127.0.0.1 is a loopback address');
-    expect(() => checkWebhookUrl('http://169.254.169.254/latest/meta-data', { allowLoopback: true, allowPrivate: true })).toThrow(
-      /link-local/,
-    );
+    expect(() => checkWebhookUrl('http://169.254.169.254/latest/meta-data', { allowLoopback: true, allowPrivate: true })).toThrow(/link-local/);
     expect(checkWebhookUrl('http://127.0.0.1:3000/', { allowLoopback: true, allowPrivate: false }).port).toBe('3000');
     expect(checkWebhookUrl('http://hooks.example.com/', none).hostname).toBe('hooks.example.com');
   });

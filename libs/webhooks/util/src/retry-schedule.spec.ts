@@ -1,14 +1,8 @@
-import {
-  nextWebhookDelayMs,
-  WEBHOOK_MAX_ATTEMPTS,
-  WEBHOOK_RETRY_DELAYS_SECONDS,
-  WEBHOOK_RETRY_JITTER,
-} from './retry-schedule';
+import { nextWebhookDelayMs, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_SECONDS, WEBHOOK_RETRY_JITTER } from './retry-schedule';
 
 const DAY_MS = 24 * 3600 * 1000;
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
-const delaysWith = (random: () => number) =>
-  Array.from({ length: WEBHOOK_MAX_ATTEMPTS - 1 }, (_, i) => nextWebhookDelayMs(i + 1, random) as number);
+const delaysWith = (random: () => number) => Array.from({ length: WEBHOOK_MAX_ATTEMPTS - 1 }, (_, i) => nextWebhookDelayMs(i + 1, random) as number);
 
 describe('webhook retry schedule', () => {
   it('is the documented list, never shrinking', () => {

@@ -20,7 +20,11 @@ export interface CampaignCommand {
 
 /** The balance does not cover the whole campaign: nothing was stored, queued or charged. */
 export class CampaignNotAffordableError extends Error {
-  constructor(readonly balance: Money, readonly required: Money, readonly recipients: number) {
+  constructor(
+    readonly balance: Money,
+    readonly required: Money,
+    readonly recipients: number,
+  ) {
     super('Insufficient balance');
     this.name = 'CampaignNotAffordableError';
   }
@@ -43,7 +47,14 @@ export interface AcceptedCampaign {
 
 /** A batch's dispatch job; `high` campaigns' batches go ahead of waiting `normal` ones. */
 function batchJob(batchId: string, at: Date, priority: 'normal' | 'high'): OutboxJob {
-  return { queue: QueueName.CampaignDispatch, jobName: 'campaign.batch', jobId: `batch-${batchId}`, data: { batchId }, notBefore: at, priority: priority === 'high' ? 1 : 10 };
+  return {
+    queue: QueueName.CampaignDispatch,
+    jobName: 'campaign.batch',
+    jobId: `batch-${batchId}`,
+    data: { batchId },
+    notBefore: at,
+    priority: priority === 'high' ? 1 : 10,
+  };
 }
 
 export interface CampaignAcceptanceOptions {
@@ -116,9 +127,21 @@ async function insertCampaign(manager: EntityManager, id: string, command: Campa
        total_recipients, accepted, failed_numbers, total_cost, status)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
     [
-      id, command.companyId, command.reference, command.sender, command.input.mode === 1 ? command.input.message : null, command.priority,
-      command.webhookUrl, command.batchSize, command.delayBetweenBatchesS, command.scheduledAt, plan.total, plan.accepted,
-      JSON.stringify(plan.failedNumbers), formatMoney(plan.totalCost), command.scheduledAt ? 'scheduled' : 'queued',
+      id,
+      command.companyId,
+      command.reference,
+      command.sender,
+      command.input.mode === 1 ? command.input.message : null,
+      command.priority,
+      command.webhookUrl,
+      command.batchSize,
+      command.delayBetweenBatchesS,
+      command.scheduledAt,
+      plan.total,
+      plan.accepted,
+      JSON.stringify(plan.failedNumbers),
+      formatMoney(plan.totalCost),
+      command.scheduledAt ? 'scheduled' : 'queued',
     ],
   );
 }

@@ -29,9 +29,7 @@ interface BatchRow {
  * Messages it has just made come whole (`messages`), as they were inserted, so they need not be
  * read back; those of a batch started before come as ids, to be loaded with their parts' states.
  */
-export type BatchWork =
-  | { kind: 'submit'; campaignId: string; messageIds: string[]; messages?: DispatchMessage[] }
-  | { kind: 'nothing'; status: string };
+export type BatchWork = { kind: 'submit'; campaignId: string; messageIds: string[]; messages?: DispatchMessage[] } | { kind: 'nothing'; status: string };
 
 /**
  * How a batch makes its messages: `slice` at a time (each built just before its INSERT), with

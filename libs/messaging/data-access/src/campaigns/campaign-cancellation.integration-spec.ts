@@ -42,12 +42,18 @@ describe('campaign cancellation (PostgreSQL)', () => {
   const refunds = (companyId: string) =>
     db.query(`SELECT amount, reference FROM ledger_entries WHERE company_id = $1 AND kind = 'refund' ORDER BY id`, [companyId]);
   const campaignRow = async (id: string) =>
-    (await db.query(`SELECT status, refunded, cancelled_at FROM campaigns WHERE id = $1`, [id]))[0] as { status: string; refunded: string; cancelled_at: Date | null };
+    (await db.query(`SELECT status, refunded, cancelled_at FROM campaigns WHERE id = $1`, [id]))[0] as {
+      status: string;
+      refunded: string;
+      cancelled_at: Date | null;
+    };
 
   beforeAll(async () => {
     db = await openTestDataSource('campaign-cancel-test', ACCOUNTS_ENTITIES);
     accounts = new AccountsService(db, accountsRepositories(db), 'campaign-cancel-pepper-'.padEnd(40, 'x'));
-    acceptance = new CampaignAcceptanceService(db, new LedgerRepository(db), new OutboxRepository(db), (input) => parsePhoneNumber(input, { allowMissingPlus: true }));
+    acceptance = new CampaignAcceptanceService(db, new LedgerRepository(db), new OutboxRepository(db), (input) =>
+      parsePhoneNumber(input, { allowMissingPlus: true }),
+    );
     store = new CampaignBatchStore(db, new MessageRepository(db));
     cancellation = new CampaignCancellationService(db, new LedgerRepository(db));
     ledger = new LedgerRepository(db);

@@ -52,7 +52,9 @@ describe('campaign views (PostgreSQL)', () => {
   beforeAll(async () => {
     db = await openTestDataSource('campaign-views-test', ACCOUNTS_ENTITIES);
     accounts = new AccountsService(db, accountsRepositories(db), 'campaign-views-pepper-'.padEnd(40, 'x'));
-    acceptance = new CampaignAcceptanceService(db, new LedgerRepository(db), new OutboxRepository(db), (input) => parsePhoneNumber(input, { allowMissingPlus: true }));
+    acceptance = new CampaignAcceptanceService(db, new LedgerRepository(db), new OutboxRepository(db), (input) =>
+      parsePhoneNumber(input, { allowMissingPlus: true }),
+    );
     store = new CampaignBatchStore(db, new MessageRepository(db));
   });
   afterAll(() => db.destroy());
@@ -99,7 +101,11 @@ describe('campaign views (PostgreSQL)', () => {
     await setStatus(b2, 1, 'undelivered');
     await setStatus(b2, 2, 'expired');
     const waiting = await view();
-    expect(waiting).toMatchObject({ status: 'processing', refunded: 0.0274, summary: { queued: 0, processing: 0, sent: 1, delivered: 1, failed: 2, cancelled: 2 } });
+    expect(waiting).toMatchObject({
+      status: 'processing',
+      refunded: 0.0274,
+      summary: { queued: 0, processing: 0, sent: 1, delivered: 1, failed: 2, cancelled: 2 },
+    });
     expectAddsUp(waiting);
     expect(waiting?.batch_details[2].status).toBe('cancelled');
 

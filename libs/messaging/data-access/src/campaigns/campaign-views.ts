@@ -175,12 +175,19 @@ export async function findCampaignDetail(db: DataSource, companyId: string, camp
       [campaignId, companyId],
     );
     if (!row) return null;
-    const batches: { id: string; position: number; recipients: number; status: string; scheduled_at: Date; started_at: Date | null; dispatched_at: Date | null }[] =
-      await manager.query(
-        `SELECT id, position, cardinality(recipients) AS recipients, status, scheduled_at, started_at, dispatched_at
+    const batches: {
+      id: string;
+      position: number;
+      recipients: number;
+      status: string;
+      scheduled_at: Date;
+      started_at: Date | null;
+      dispatched_at: Date | null;
+    }[] = await manager.query(
+      `SELECT id, position, cardinality(recipients) AS recipients, status, scheduled_at, started_at, dispatched_at
          FROM campaign_batches WHERE campaign_id = $1 ORDER BY position`,
-        [campaignId],
-      );
+      [campaignId],
+    );
     return { row, batches, tallies: await tallies(manager, [campaignId]) };
   });
   if (!found) return null;
@@ -214,7 +221,17 @@ export async function listCampaignViews(db: DataSource, companyId: string, filte
   const found = await db.transaction('REPEATABLE READ', async (manager) => {
     const [{ total }]: { total: number }[] = await manager.query(count.text, count.values);
     const rows: CampaignRow[] = await manager.query(listed.text, listed.values);
-    return { total, rows, tallies: rows.length > 0 ? await tallies(manager, rows.map((r) => r.id)) : [] };
+    return {
+      total,
+      rows,
+      tallies:
+        rows.length > 0
+          ? await tallies(
+              manager,
+              rows.map((r) => r.id),
+            )
+          : [],
+    };
   });
   const items = found.rows.map((row) => campaignView(row, found.tallies));
   if (items.some((item, i) => item.status !== found.rows[i].status)) await settleCompletedCampaigns(db, companyId);
@@ -265,26 +282,38 @@ function pageWindows(slices: readonly BatchSlice[], page: PageRequest): { starte
   return windows;
 }
 
-type RecipientRow = Omit<CampaignRecipient, 'cost' | 'sent_at' | 'completed_at'> & { ord: number; idx: number; cost: string; sent_at: Date | null; completed_at: Date | null };
+type RecipientRow = Omit<CampaignRecipient, 'cost' | 'sent_at' | 'completed_at'> & {
+  ord: number;
+  idx: number;
+  cost: string;
+  sent_at: Date | null;
+  completed_at: Date | null;
+};
 
 async function recipientRows(manager: EntityManager, windows: ReturnType<typeof pageWindows>, state: RecipientState | null): Promise<RecipientRow[]> {
-  const started: RecipientRow[] = windows.started.length === 0 ? [] : await manager.query(
-    `SELECT w.ord, m.batch_index AS idx, m.recipient AS "to", w.batch_id, m.status, m.id AS message_id, m.reference, m.cost::text AS cost,
+  const started: RecipientRow[] =
+    windows.started.length === 0
+      ? []
+      : await manager.query(
+          `SELECT w.ord, m.batch_index AS idx, m.recipient AS "to", w.batch_id, m.status, m.id AS message_id, m.reference, m.cost::text AS cost,
        m.sent_at, m.completed_at, m.error_code
      FROM jsonb_to_recordset($1::jsonb) AS w(ord int, batch_id uuid, skip int, take int)
      CROSS JOIN LATERAL (SELECT * FROM messages m WHERE m.batch_id = w.batch_id AND ($2::text[] IS NULL OR m.status = ANY($2::text[]))
        ORDER BY m.batch_index OFFSET w.skip LIMIT w.take) m`,
-    [JSON.stringify(windows.started), state === null ? null : MESSAGE_STATUSES[state]],
-  );
-  const unstarted: RecipientRow[] = windows.unstarted.length === 0 ? [] : await manager.query(
-    `SELECT w.ord, u.idx::int AS idx, u.recipient AS "to", w.batch_id, CASE b.status WHEN 'cancelled' THEN 'cancelled' ELSE 'queued' END AS status,
+          [JSON.stringify(windows.started), state === null ? null : MESSAGE_STATUSES[state]],
+        );
+  const unstarted: RecipientRow[] =
+    windows.unstarted.length === 0
+      ? []
+      : await manager.query(
+          `SELECT w.ord, u.idx::int AS idx, u.recipient AS "to", w.batch_id, CASE b.status WHEN 'cancelled' THEN 'cancelled' ELSE 'queued' END AS status,
        NULL AS message_id, coalesce(b.message_references[u.idx], c.reference) AS reference, round(b.prices[u.idx] * b.parts[u.idx], 4)::text AS cost,
        NULL AS sent_at, NULL AS completed_at, NULL AS error_code
      FROM jsonb_to_recordset($1::jsonb) AS w(ord int, batch_id uuid, skip int, take int)
      JOIN campaign_batches b ON b.id = w.batch_id JOIN campaigns c ON c.id = b.campaign_id
      CROSS JOIN LATERAL (SELECT * FROM unnest(b.recipients) WITH ORDINALITY AS u(recipient, idx) ORDER BY u.idx OFFSET w.skip LIMIT w.take) u`,
-    [JSON.stringify(windows.unstarted)],
-  );
+          [JSON.stringify(windows.unstarted)],
+        );
   const states = started.map((row) => ({ ...row, status: recipientState(row.status) }));
   return [...states, ...unstarted].sort((a, b) => a.ord - b.ord || a.idx - b.idx);
 }

@@ -44,7 +44,11 @@ describe('campaigns (PostgreSQL)', () => {
   it('charges the whole campaign in one ledger entry and stores one row and one job per batch', async () => {
     const { company_id } = await accounts.createCompany({ name: 'Bulk', balance: '100' });
     const accepted = await service.accept(
-      command(company_id, { batchSize: 1000, delayBetweenBatchesS: 60, input: { mode: 1, recipients: [...numbers(2500), 'nope', numbers(1)[0]], message: 'Hi' } }),
+      command(company_id, {
+        batchSize: 1000,
+        delayBetweenBatchesS: 60,
+        input: { mode: 1, recipients: [...numbers(2500), 'nope', numbers(1)[0]], message: 'Hi' },
+      }),
       DEFAULT_PRICES,
       new Date('2026-11-22T10:00:00Z'),
     );
@@ -104,10 +108,9 @@ describe('campaigns (PostgreSQL)', () => {
     const idsOf = (work: typeof first) => (work.kind === 'submit' ? [...work.messageIds].sort() : work.status);
     expect(idsOf(first)).toHaveLength(2);
     expect(idsOf(second)).toEqual(idsOf(first));
-    const rows = await db.query(
-      `SELECT recipient, body, reference, sender, status, batch_index, cost FROM messages WHERE batch_id = $1 ORDER BY batch_index`,
-      [batch.batchId],
-    );
+    const rows = await db.query(`SELECT recipient, body, reference, sender, status, batch_index, cost FROM messages WHERE batch_id = $1 ORDER BY batch_index`, [
+      batch.batchId,
+    ]);
     expect(rows).toEqual([
       { recipient: '+33612345678', body: 'Hello Ann', reference: 'a-1', sender: 'Shop', status: 'queued', batch_index: 1, cost: '0.0100' },
       { recipient: '+447400123456', body: 'Hello Bob', reference: 'spring-sale', sender: 'Other', status: 'queued', batch_index: 2, cost: '0.0100' },
@@ -160,7 +163,7 @@ describe('campaigns (PostgreSQL)', () => {
     expect((await completeFinishedCampaigns(db, { campaignId: accepted.campaignId })).completed).toBe(0);
   });
 
-  it('spaces out the sweeper\'s checks of a campaign still waiting for receipts; a request about it always checks', async () => {
+  it("spaces out the sweeper's checks of a campaign still waiting for receipts; a request about it always checks", async () => {
     const { company_id } = await accounts.createCompany({ name: 'Late receipts', balance: '1' });
     const accepted = await service.accept(command(company_id, { input: { mode: 1, recipients: numbers(2, 600), message: 'Hi' } }), DEFAULT_PRICES);
     const store = new CampaignBatchStore(db, new MessageRepository(db));
@@ -190,7 +193,8 @@ describe('campaigns (PostgreSQL)', () => {
     await store.finish(otherBatch.batchId);
     await db.query(`UPDATE campaigns SET created_at = now() - interval '1 day' WHERE id = $1`, [other.campaignId]);
     await db.query(`UPDATE messages SET status = 'sent' WHERE batch_id = $1`, [otherBatch.batchId]);
-    const checkAtOfOther = async () => (await db.query(`SELECT completion_check_at FROM campaigns WHERE id = $1`, [other.campaignId]))[0].completion_check_at as Date | null;
+    const checkAtOfOther = async () =>
+      (await db.query(`SELECT completion_check_at FROM campaigns WHERE id = $1`, [other.campaignId]))[0].completion_check_at as Date | null;
     // A request checks but leaves the sweeper's schedule alone.
     expect((await completeFinishedCampaigns(db, { campaignId: other.campaignId })).completed).toBe(0);
     expect(await checkAtOfOther()).toBeNull();

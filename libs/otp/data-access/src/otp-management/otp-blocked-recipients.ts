@@ -21,7 +21,14 @@ export async function listBlockedRecipients(db: DataSource, companyId: string, n
     [companyId, blockLookbackStart(now), OTP_BLOCK.failures],
   );
   return rows
-    .map((row) => ({ appid: row.appid, recipient: row.recipient, blockedUntil: blockUntil(row.times.map((time) => new Date(time)), now) }))
+    .map((row) => ({
+      appid: row.appid,
+      recipient: row.recipient,
+      blockedUntil: blockUntil(
+        row.times.map((time) => new Date(time)),
+        now,
+      ),
+    }))
     .filter((row): row is BlockedRecipient => row.blockedUntil !== null)
     .sort((a, b) => b.blockedUntil.getTime() - a.blockedUntil.getTime() || a.recipient.localeCompare(b.recipient));
 }

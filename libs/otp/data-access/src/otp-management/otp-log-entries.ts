@@ -3,10 +3,17 @@ import type { DataSource } from 'typeorm';
 import { pagedQuery, SqlWhere, type CreatedRange, type PageRequest, type Paged } from './sql-where';
 
 /** The events of /otp/logs: the journal's, plus `refused` (a send the fraud guard turned down). */
-export const OTP_LOG_ENTRY_EVENTS = ['sent', 'delivered', 'verified', 'failed_attempt', 'expired', 'resent', 'blocked', 'failed', 'refused'] as const satisfies readonly (
-  | OtpLogEvent
-  | 'refused'
-)[];
+export const OTP_LOG_ENTRY_EVENTS = [
+  'sent',
+  'delivered',
+  'verified',
+  'failed_attempt',
+  'expired',
+  'resent',
+  'blocked',
+  'failed',
+  'refused',
+] as const satisfies readonly (OtpLogEvent | 'refused')[];
 export type OtpLogEntryEvent = (typeof OTP_LOG_ENTRY_EVENTS)[number];
 
 export interface OtpLogEntry {

@@ -43,7 +43,11 @@ describe('OTP management queries (PostgreSQL)', () => {
   async function company() {
     const created = await accounts.createCompany({ name: `Mgmt ${nextNumber++}`, balance: '10' });
     const second = await accounts.createApplication(created.company_id, 'Second app');
-    return { companyId: created.company_id, app1: await application(created.company_id, created.appid), app2: await application(created.company_id, second.appid) };
+    return {
+      companyId: created.company_id,
+      app1: await application(created.company_id, created.appid),
+      app2: await application(created.company_id, second.appid),
+    };
   }
 
   const send = (companyId: string, app: App, recipient: string, expiryMinutes: number | null = null) =>
@@ -166,20 +170,47 @@ describe('OTP management queries (PostgreSQL)', () => {
       (await listOtpLogEntries(db, companyId, { ...noFilter, event: null, ...overrides }, firstPage)).items.map((item) => [item.event, item.verificationId]);
 
     it('lists what happened, newest first, filtered by OTP, application, recipient, event and time', async () => {
-      expect(await events(a.companyId)).toEqual([['failed_attempt', pending], ['sent', pending], ['sent', expired], ['verified', verified], ['sent', verified]]);
-      expect(await events(a.companyId, { verificationId: verified })).toEqual([['verified', verified], ['sent', verified]]);
-      expect(await events(a.companyId, { applicationId: a.app2.id })).toEqual([['failed_attempt', pending], ['sent', pending]]);
+      expect(await events(a.companyId)).toEqual([
+        ['failed_attempt', pending],
+        ['sent', pending],
+        ['sent', expired],
+        ['verified', verified],
+        ['sent', verified],
+      ]);
+      expect(await events(a.companyId, { verificationId: verified })).toEqual([
+        ['verified', verified],
+        ['sent', verified],
+      ]);
+      expect(await events(a.companyId, { applicationId: a.app2.id })).toEqual([
+        ['failed_attempt', pending],
+        ['sent', pending],
+      ]);
       expect(await events(a.companyId, { recipient: r2 })).toEqual([['sent', expired]]);
-      expect(await events(a.companyId, { event: 'sent', range: { from: t0, before: new Date(t0.getTime() + 3 * 60_000) } })).toEqual([['sent', expired], ['sent', verified]]);
+      expect(await events(a.companyId, { event: 'sent', range: { from: t0, before: new Date(t0.getTime() + 3 * 60_000) } })).toEqual([
+        ['sent', expired],
+        ['sent', verified],
+      ]);
       expect(await events(b.companyId)).toEqual([['sent', otherCompany]]);
     });
 
     it('shows a refused send, which has no verification id, with its detail', async () => {
       const c = await company();
-      await recordOtpEvent(db.manager, { otpId: null, companyId: c.companyId, applicationId: c.app1.id, recipient: r1 }, 'refused', now(), { reason: 'country' });
+      await recordOtpEvent(db.manager, { otpId: null, companyId: c.companyId, applicationId: c.app1.id, recipient: r1 }, 'refused', now(), {
+        reason: 'country',
+      });
       const page = await listOtpLogEntries(db, c.companyId, { ...noFilter, event: 'refused' }, firstPage);
       expect(page).toEqual({
-        items: [{ id: expect.any(Number), verificationId: null, appid: c.app1.appid, recipient: r1, event: 'refused', detail: { reason: 'country' }, createdAt: now() }],
+        items: [
+          {
+            id: expect.any(Number),
+            verificationId: null,
+            appid: c.app1.appid,
+            recipient: r1,
+            event: 'refused',
+            detail: { reason: 'country' },
+            createdAt: now(),
+          },
+        ],
         page: 1,
         limit: 100,
         total: 1,
@@ -189,17 +220,30 @@ describe('OTP management queries (PostgreSQL)', () => {
 
   describe('listOtpAttemptEntries', () => {
     const outcomes = async (companyId: string, overrides: Record<string, unknown> = {}) =>
-      (await listOtpAttemptEntries(db, companyId, { ...noFilter, outcome: null, ...overrides }, firstPage)).items.map((item) => [item.outcome, item.verificationId]);
+      (await listOtpAttemptEntries(db, companyId, { ...noFilter, outcome: null, ...overrides }, firstPage)).items.map((item) => [
+        item.outcome,
+        item.verificationId,
+      ]);
 
     it('lists verification attempts newest first, filtered, and only the company’s', async () => {
-      expect(await outcomes(a.companyId)).toEqual([['invalid_code', pending], ['success', verified]]);
+      expect(await outcomes(a.companyId)).toEqual([
+        ['invalid_code', pending],
+        ['success', verified],
+      ]);
       expect(await outcomes(a.companyId, { outcome: 'success' })).toEqual([['success', verified]]);
       expect(await outcomes(a.companyId, { verificationId: pending })).toEqual([['invalid_code', pending]]);
       expect(await outcomes(a.companyId, { recipient: r2 })).toEqual([]);
       expect(await outcomes(a.companyId, { applicationId: a.app2.id, recipient: r1 })).toEqual([['invalid_code', pending]]);
       expect(await outcomes(b.companyId)).toEqual([]);
       const [first] = (await listOtpAttemptEntries(db, a.companyId, { ...noFilter, outcome: null }, { page: 1, limit: 1 })).items;
-      expect(first).toEqual({ id: expect.any(Number), verificationId: pending, appid: a.app2.appid, recipient: r1, outcome: 'invalid_code', createdAt: new Date(t0.getTime() + 5 * 60_000) });
+      expect(first).toEqual({
+        id: expect.any(Number),
+        verificationId: pending,
+        appid: a.app2.appid,
+        recipient: r1,
+        outcome: 'invalid_code',
+        createdAt: new Date(t0.getTime() + 5 * 60_000),
+      });
     });
   });
 

@@ -126,7 +126,12 @@ describe('OTP usage report (PostgreSQL)', () => {
     expect(onlyApp2.rows.map((r) => [r.day, r.appid, r.sent])).toEqual([['2026-11-20', c.app2.appid, 1]]);
     const whatsapp = await otpReport(db, c.companyId, { ...range, applicationId: null, channel: 'whatsapp' }, now());
     expect(whatsapp).toEqual({ rows: [], totals: { sent: 0, verified: 0, conversionRate: 0, cost: 0n } });
-    const day2 = await otpReport(db, c.companyId, { from: new Date('2026-11-21T00:00:00Z'), before: new Date('2026-11-22T00:00:00Z'), applicationId: null, channel: null }, now());
+    const day2 = await otpReport(
+      db,
+      c.companyId,
+      { from: new Date('2026-11-21T00:00:00Z'), before: new Date('2026-11-22T00:00:00Z'), applicationId: null, channel: null },
+      now(),
+    );
     expect(day2.totals).toEqual({ sent: 1, verified: 1, conversionRate: 1, cost: parseMoney('0.0666') });
   });
 
