@@ -11,6 +11,7 @@ import { HotUpdates1764200000000 } from './1764200000000-hot-updates';
 import { HotPathForeignKeys1764300000000 } from './1764300000000-hot-path-foreign-keys';
 import { CancelledParts1764400260000 } from './1764400260000-cancelled-parts';
 import { OtpFailures1764400500000 } from './1764400500000-otp-failures';
+import { DashboardPeople1764500000000 } from './1764500000000-dashboard-people';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   HotPathForeignKeys1764300000000,
   CancelledParts1764400260000,
   OtpFailures1764400500000,
+  DashboardPeople1764500000000,
 ];
