@@ -7,14 +7,20 @@ export interface OptionSpec {
   optional?: readonly string[];
   /** Options that may repeat, such as --set key=value. */
   repeated?: readonly string[];
+  /** Options that take no value, such as --operator. */
+  flags?: readonly string[];
 }
 
 export type ParsedOptions = Record<string, string> & { set?: never };
 
 /** Parses `--name value` options strictly: unknown, missing, empty or doubled options are usage errors. */
-export function parseOptions(args: readonly string[], spec: OptionSpec): { values: Record<string, string>; lists: Record<string, string[]> } {
+export function parseOptions(
+  args: readonly string[],
+  spec: OptionSpec,
+): { values: Record<string, string>; lists: Record<string, string[]>; flags: Record<string, boolean> } {
   const names = [...spec.required, ...(spec.optional ?? [])];
   const repeated = spec.repeated ?? [];
+  const flagNames = spec.flags ?? [];
   let parsed;
   try {
     parsed = parseArgs({
@@ -24,6 +30,7 @@ export function parseOptions(args: readonly string[], spec: OptionSpec): { value
       options: Object.fromEntries([
         ...names.map((name) => [name, { type: 'string' as const }]),
         ...repeated.map((name) => [name, { type: 'string' as const, multiple: true }]),
+        ...flagNames.map((name) => [name, { type: 'boolean' as const }]),
       ]),
     });
   } catch (error) {
@@ -31,9 +38,11 @@ export function parseOptions(args: readonly string[], spec: OptionSpec): { value
   }
   const values: Record<string, string> = {};
   const lists: Record<string, string[]> = {};
+  const flags: Record<string, boolean> = Object.fromEntries(flagNames.map((name) => [name, false]));
   for (const [name, value] of Object.entries(parsed.values)) {
     if (Array.isArray(value)) lists[name] = value.map(String);
     else if (typeof value === 'string') values[name] = value;
+    else if (typeof value === 'boolean') flags[name] = value;
   }
   for (const name of spec.required) {
     if (values[name] === undefined || values[name].trim() === '') throw new UsageError(`--${name} is required`);
@@ -41,5 +50,5 @@ export function parseOptions(args: readonly string[], spec: OptionSpec): { value
   for (const name of repeated) {
     if (!lists[name] || lists[name].length === 0) throw new UsageError(`at least one --${name} is required`);
   }
-  return { values, lists };
+  return { values, lists, flags };
 }

@@ -1,10 +1,20 @@
-import { AccountsService, accountsRepositories, ApplicationRepository, CatalogService, PriceRepository, TemplateRepository } from '@mp/accounts';
+import {
+  AccountsService,
+  accountsRepositories,
+  ApplicationRepository,
+  CatalogService,
+  PeopleService,
+  peopleRepositories,
+  PriceRepository,
+  TemplateRepository,
+} from '@mp/accounts';
 import { parseAssignments } from '@mp/accounts-domain';
 import { runMigrations } from '@mp/persistence';
 import { ALL_QUEUES } from '@mp/queue-contracts';
 import type { DataSource } from 'typeorm';
 import type { AdminEnv } from './admin.env';
 import { parseOptions } from './arguments';
+import { UsageError } from './usage-error';
 
 export interface AdminContext {
   config: AdminEnv;
@@ -21,6 +31,10 @@ export interface Command {
 const accounts = async (context: AdminContext) => {
   const db = await context.database();
   return new AccountsService(db, accountsRepositories(db), context.config.API_KEY_PEPPER);
+};
+const people = async (context: AdminContext) => {
+  const db = await context.database();
+  return new PeopleService(db, peopleRepositories(db));
 };
 const catalog = async (context: AdminContext) => {
   const db = await context.database();
@@ -74,7 +88,8 @@ export const COMMANDS: Record<string, Command> = {
     usage: 'key:create --company ID',
     run: async (args, context) => {
       const { values } = parseOptions(args, { required: ['company'] });
-      return (await accounts(context)).createKey(values.company);
+      const { api_key, api_secret } = await (await accounts(context)).createKey(values.company);
+      return { api_key, api_secret };
     },
   },
   'key:revoke': {
@@ -83,6 +98,24 @@ export const COMMANDS: Record<string, Command> = {
     run: async (args, context) => {
       const { values } = parseOptions(args, { required: ['key'] });
       return (await accounts(context)).revokeKey(values.key);
+    },
+  },
+  'user:create': {
+    summary: "create a dashboard user: a company's owner (the default) or developer, or with --operator one who sees every company",
+    usage: 'user:create (--company ID [--role owner|developer] | --operator) --email EMAIL --password PASSWORD',
+    run: async (args, context) => {
+      const { values, flags } = parseOptions(args, { required: ['email', 'password'], optional: ['company', 'role'], flags: ['operator'] });
+      if (flags.operator && (values.company !== undefined || values.role !== undefined)) throw new UsageError('--operator takes neither --company nor --role');
+      if (!flags.operator && values.company === undefined) throw new UsageError('--company is required (or --operator)');
+      const user = await (
+        await people(context)
+      ).createUser({
+        companyId: flags.operator ? null : values.company,
+        email: values.email,
+        password: values.password,
+        role: flags.operator ? 'operator' : (values.role ?? 'owner'),
+      });
+      return { user_id: user.id, email: user.email, role: user.role, company_id: user.companyId };
     },
   },
   'balance:topup': {

@@ -7,8 +7,23 @@ import { ACCOUNTS_ENTITIES } from './entities';
 import { CompanyRepository } from './company.repository';
 import { PriceRepository } from './price.repository';
 import { TemplateRepository } from './template.repository';
+import { AuditLogRepository } from './people/audit-log.repository';
+import { InvitationRepository } from './people/invitation.repository';
+import { PeopleService, type PeopleRepositories } from './people/people.service';
+import { SessionRepository } from './people/session.repository';
+import { UserRepository } from './people/user.repository';
 
-const REPOSITORIES = [ApiKeyRepository, ApplicationRepository, CompanyRepository, PriceRepository, TemplateRepository];
+const REPOSITORIES = [
+  ApiKeyRepository,
+  ApplicationRepository,
+  CompanyRepository,
+  PriceRepository,
+  TemplateRepository,
+  UserRepository,
+  SessionRepository,
+  InvitationRepository,
+  AuditLogRepository,
+];
 
 /** A repository on the app's data source, which must have been made with this lib's entities: said at start-up, not at the first request. */
 function repositoryOn<T>(repository: new (db: DataSource) => T) {
@@ -26,10 +41,11 @@ function repositoryOn<T>(repository: new (db: DataSource) => T) {
 }
 
 /**
- * Companies, their applications, API keys and templates, and the price table. This lib is the
- * only one that writes the `companies`, `applications`, `api_keys`, `templates` and `prices`
- * tables. Needs DatabaseModule, made with ACCOUNTS_ENTITIES. AccountsService (creating companies and keys) needs the API key
- * pepper too: the admin tool makes it with accountsRepositories.
+ * Companies, their applications, API keys and templates, the price table, and the people of the
+ * dashboard (users, sessions, invitations, the audit log). This lib is the only one that writes
+ * those tables. Needs DatabaseModule, made with ACCOUNTS_ENTITIES. AccountsService (creating
+ * companies and keys) needs the API key pepper and DashboardSessions the session timeouts: the
+ * app makes them (accountsRepositories, or its own factory).
  */
 @Module({
   providers: [
@@ -40,7 +56,19 @@ function repositoryOn<T>(repository: new (db: DataSource) => T) {
         new CatalogService(applications, templates, prices),
       inject: [ApplicationRepository, TemplateRepository, PriceRepository],
     },
+    {
+      provide: PeopleService,
+      useFactory: (
+        db: DataSource,
+        users: UserRepository,
+        sessions: SessionRepository,
+        invitations: InvitationRepository,
+        audit: AuditLogRepository,
+        companies: CompanyRepository,
+      ) => new PeopleService(db, { users, sessions, invitations, audit, companies } satisfies PeopleRepositories),
+      inject: [DataSource, UserRepository, SessionRepository, InvitationRepository, AuditLogRepository, CompanyRepository],
+    },
   ],
-  exports: [...REPOSITORIES, CatalogService],
+  exports: [...REPOSITORIES, CatalogService, PeopleService],
 })
 export class AccountsDataModule {}

@@ -17,6 +17,7 @@ import { ApiKeyRepository } from './api-key.repository';
 import { ApplicationRepository } from './application.repository';
 import { CompanyRepository } from './company.repository';
 import { InvalidArgumentError, NotFoundError } from './errors';
+import { AuditLogRepository, type AuditActor } from './people/audit-log.repository';
 
 export const FIRST_APPLICATION_NAME = 'default';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -36,6 +37,15 @@ export interface AccountsRepositories {
   applications: ApplicationRepository;
   keys: ApiKeyRepository;
   ledger: LedgerRepository;
+  audit: AuditLogRepository;
+}
+
+/** A key pair just made: the secret is shown this once. */
+export interface CreatedKey {
+  id: string;
+  api_key: string;
+  api_secret: string;
+  created_at: Date;
 }
 
 /** AccountsService's repositories on this data source, for a caller that wires it by hand (the admin tool, tests). */
@@ -45,25 +55,28 @@ export function accountsRepositories(db: DataSource): AccountsRepositories {
     applications: new ApplicationRepository(db),
     keys: new ApiKeyRepository(db),
     ledger: new LedgerRepository(db),
+    audit: new AuditLogRepository(db),
   };
 }
 
 /**
- * Operator-side account management: companies, applications, keys and top-ups. Used by the
- * admin tool now and by the dashboard later; never reachable through the public API.
+ * Account management: companies, applications, keys and top-ups, each change written to the
+ * audit log in its transaction with who made it (a dashboard user's id; null: the admin tool).
+ * Used by the admin tool and the dashboard; never reachable through the public API.
  */
 export class AccountsService {
   private readonly companies: CompanyRepository;
   private readonly applications: ApplicationRepository;
   private readonly keys: ApiKeyRepository;
   private readonly ledger: LedgerRepository;
+  private readonly audit: AuditLogRepository;
 
   constructor(
     private readonly db: DataSource,
     repositories: AccountsRepositories,
     private readonly apiKeyPepper: string,
   ) {
-    ({ companies: this.companies, applications: this.applications, keys: this.keys, ledger: this.ledger } = repositories);
+    ({ companies: this.companies, applications: this.applications, keys: this.keys, ledger: this.ledger, audit: this.audit } = repositories);
   }
 
   /** A company with its balance, a first application, an API key pair and a webhook secret. */
@@ -85,7 +98,13 @@ export class AccountsService {
         await this.ledger.apply({ companyId: company.id, kind: 'topup', amount: balance, description: 'opening balance' }, manager);
       }
       const application = await this.insertApplication(manager, company.id, FIRST_APPLICATION_NAME);
-      await this.keys.insert(manager, { companyId: company.id, key: apiKey.key, secretHash: apiKey.secretHash });
+      const key = await this.keys.insert(manager, { companyId: company.id, key: apiKey.key, secretHash: apiKey.secretHash });
+      await this.audit.record(manager, {
+        companyId: company.id,
+        actor: null,
+        action: 'company.created',
+        details: { name, currency, opening_balance: moneyToJson(balance), appid: application.appid, key_id: key.id, api_key: apiKey.key },
+      });
       return {
         company_id: company.id,
         api_key: apiKey.key,
@@ -97,10 +116,14 @@ export class AccountsService {
     });
   }
 
-  async updateCompany(companyId: string, updates: Record<string, string>) {
+  async updateCompany(companyId: string, updates: Record<string, string>, actor: AuditActor = null) {
     const settings = parseCompanySettingUpdates(updates);
     await this.requireCompany(companyId);
-    const company = await this.companies.update(companyId, settings);
+    const company = await this.db.transaction(async (manager) => {
+      const updated = await this.companies.update(companyId, settings, manager);
+      await this.audit.record(manager, { companyId, actor, action: 'settings.changed', details: { company: settings } });
+      return updated;
+    });
     if (!company) throw new NotFoundError(`no company ${companyId}`);
     return {
       company_id: company.id,
@@ -110,11 +133,15 @@ export class AccountsService {
     };
   }
 
-  async createApplication(companyId: string, name: string): Promise<{ appid: string; app_name: string }> {
+  async createApplication(companyId: string, name: string, actor: AuditActor = null): Promise<{ appid: string; app_name: string }> {
     await this.requireCompany(companyId);
     const appName = parseCompanyName(name);
     try {
-      const application = await this.db.transaction((manager) => this.insertApplication(manager, companyId, appName));
+      const application = await this.db.transaction(async (manager) => {
+        const created = await this.insertApplication(manager, companyId, appName);
+        await this.audit.record(manager, { companyId, actor, action: 'application.created', details: { appid: created.appid, name: appName } });
+        return created;
+      });
       return { appid: application.appid, app_name: application.name };
     } catch (error) {
       if ((error as { code?: string }).code === '23505') {
@@ -124,31 +151,69 @@ export class AccountsService {
     }
   }
 
-  async updateApplication(appid: string, updates: Record<string, string>): Promise<{ appid: string; app_name: string; settings: ApplicationSettings }> {
+  async updateApplication(
+    appid: string,
+    updates: Record<string, string>,
+    actor: AuditActor = null,
+  ): Promise<{ appid: string; app_name: string; settings: ApplicationSettings }> {
     const application = await this.applications.findByAppid(appid);
     if (!application) throw new NotFoundError(`no application ${appid}`);
     const settings = updateApplicationSettings(resolveApplicationSettings(application.settings), updates);
-    const changed = { ...application.settings, ...pick(settings, Object.keys(updates)) };
-    await this.applications.saveSettings(application.id, changed);
+    const changes = pick(settings, Object.keys(updates));
+    await this.db.transaction(async (manager) => {
+      await this.applications.saveSettings(application.id, { ...application.settings, ...changes }, manager);
+      await this.audit.record(manager, { companyId: application.companyId, actor, action: 'settings.changed', details: { appid, application: changes } });
+    });
     return { appid, app_name: application.name, settings };
   }
 
-  async createKey(companyId: string): Promise<{ api_key: string; api_secret: string }> {
+  /** The one way a key pair is made, for the admin tool and the dashboard alike. */
+  async createKey(companyId: string, actor: AuditActor = null): Promise<CreatedKey> {
     await this.requireCompany(companyId);
     const apiKey = generateApiKey(this.apiKeyPepper);
-    await this.keys.insert(this.db.manager, { companyId, key: apiKey.key, secretHash: apiKey.secretHash });
-    return { api_key: apiKey.key, api_secret: apiKey.secret };
+    return this.db.transaction(async (manager) => {
+      const key = await this.keys.insert(manager, { companyId, key: apiKey.key, secretHash: apiKey.secretHash });
+      await this.audit.record(manager, { companyId, actor, action: 'key.created', details: { key_id: key.id, api_key: apiKey.key } });
+      return { id: key.id, api_key: apiKey.key, api_secret: apiKey.secret, created_at: key.createdAt };
+    });
   }
 
-  async revokeKey(key: string): Promise<{ revoked: true }> {
-    if (!(await this.keys.revoke(key))) throw new NotFoundError(`no active API key ${key}`);
+  /** `admin key:revoke`: the key by its public id, whichever company has it. */
+  async revokeKey(key: string, actor: AuditActor = null): Promise<{ revoked: true }> {
+    await this.db.transaction(async (manager) => {
+      const revoked = await this.keys.revoke(key, manager);
+      if (!revoked) throw new NotFoundError(`no active API key ${key}`);
+      await this.audit.record(manager, { companyId: revoked.companyId, actor, action: 'key.revoked', details: { key_id: revoked.id, api_key: key } });
+    });
     return { revoked: true };
   }
 
-  async topUp(companyId: string, amount: string): Promise<{ balance: number }> {
+  /** The company's key with this id revoked (already revoked: its time); NotFoundError for a key of no company's or another's. */
+  async revokeCompanyKey(companyId: string, keyId: string, actor: AuditActor): Promise<{ id: string; revoked_at: Date }> {
+    if (!UUID.test(keyId)) throw new NotFoundError('API key not found');
+    return this.db.transaction(async (manager) => {
+      const revoked = await this.keys.revokeForCompany(manager, companyId, keyId);
+      if (!revoked) throw new NotFoundError('API key not found');
+      if (revoked.revokedNow) {
+        await this.audit.record(manager, { companyId, actor, action: 'key.revoked', details: { key_id: keyId, api_key: revoked.key } });
+      }
+      return { id: keyId, revoked_at: revoked.revokedAt };
+    });
+  }
+
+  async topUp(companyId: string, amount: string, actor: AuditActor = null): Promise<{ balance: number }> {
     await this.requireCompany(companyId);
     const units = this.parseAmount(amount, 'amount', { allowZero: false });
-    const balance = await this.ledger.apply({ companyId, kind: 'topup', amount: units, description: 'operator top-up' });
+    const balance = await this.db.transaction(async (manager) => {
+      const after = await this.ledger.apply({ companyId, kind: 'topup', amount: units, description: 'operator top-up' }, manager);
+      await this.audit.record(manager, {
+        companyId,
+        actor,
+        action: 'balance.topped_up',
+        details: { amount: moneyToJson(units), balance: moneyToJson(after) },
+      });
+      return after;
+    });
     return { balance: moneyToJson(balance) };
   }
 

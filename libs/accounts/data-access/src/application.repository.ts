@@ -19,7 +19,7 @@ export class ApplicationRepository {
     return this.db.getRepository(ApplicationEntity).findOneBy({ appid, companyId });
   }
 
-  async saveSettings(id: string, settings: Partial<ApplicationSettings>): Promise<void> {
-    await this.db.getRepository(ApplicationEntity).update({ id }, { settings });
+  async saveSettings(id: string, settings: Partial<ApplicationSettings>, manager: EntityManager = this.db.manager): Promise<void> {
+    await manager.getRepository(ApplicationEntity).update({ id }, { settings });
   }
 }

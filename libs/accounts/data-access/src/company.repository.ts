@@ -15,12 +15,12 @@ export class CompanyRepository {
   }
 
   /** Applies validated settings; null when the company does not exist. */
-  async update(id: string, settings: Partial<CompanySettings>): Promise<CompanyEntity | null> {
+  async update(id: string, settings: Partial<CompanySettings>, manager: EntityManager = this.db.manager): Promise<CompanyEntity | null> {
     const changes: Partial<CompanyEntity> = {};
     if (settings.name !== undefined) changes.name = settings.name;
     if (settings.currency !== undefined) changes.currency = settings.currency;
     if (settings.otp_rate_limit !== undefined) changes.otpRateLimit = settings.otp_rate_limit;
-    if (Object.keys(changes).length > 0) await this.db.getRepository(CompanyEntity).update({ id }, changes);
-    return this.findById(id);
+    if (Object.keys(changes).length > 0) await manager.getRepository(CompanyEntity).update({ id }, changes);
+    return manager.getRepository(CompanyEntity).findOneBy({ id });
   }
 }

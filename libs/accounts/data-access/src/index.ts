@@ -7,4 +7,5 @@ export * from './price.repository';
 export * from './template.repository';
 export * from './accounts.service';
 export * from './catalog.service';
+export * from './people';
 export * from './accounts-data.module';

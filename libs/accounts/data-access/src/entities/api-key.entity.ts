@@ -21,4 +21,8 @@ export class ApiKeyEntity {
 
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt: Date | null;
+
+  /** When the public API last accepted the key, to the minute (the gateway writes it at most once a minute). */
+  @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true, insert: false, update: false })
+  lastUsedAt: Date | null;
 }
