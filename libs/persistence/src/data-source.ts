@@ -40,15 +40,26 @@ export function createDataSource({ url, applicationName, poolSize = 10, genericP
 /** Any number to lock on, as long as every migrating process uses the same one. */
 const MIGRATION_LOCK = 7_262_011;
 
+/** How long a process waiting for another's migrations sleeps between two tries of the lock. */
+const MIGRATION_LOCK_RETRY_MS = 100;
+
 /**
  * Runs pending migrations under a Postgres advisory lock, so that several processes starting at
  * once (replicas, test workers) apply each migration exactly once. Returns the names applied.
+ *
+ * The lock is tried, not waited for: a session blocked in pg_advisory_lock holds a snapshot, and
+ * CREATE INDEX CONCURRENTLY (a migration run outside a transaction) waits for every snapshot older
+ * than its own, so the waiting processes and the migrating one would wait for each other for ever.
  */
 export async function runMigrations(dataSource: DataSource): Promise<string[]> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
-    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    for (;;) {
+      const [{ locked }]: { locked: boolean }[] = await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [MIGRATION_LOCK]);
+      if (locked) break;
+      await new Promise((resolve) => setTimeout(resolve, MIGRATION_LOCK_RETRY_MS));
+    }
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     return applied.map((migration) => migration.name);
   } finally {

@@ -6,3 +6,4 @@ export * from './prepared-query';
 export * from './sql';
 export * from './time-ordered-id';
 export * from './opened-transaction';
+export * from './keyset-cursor';

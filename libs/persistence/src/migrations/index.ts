@@ -12,6 +12,8 @@ import { HotPathForeignKeys1764300000000 } from './1764300000000-hot-path-foreig
 import { CancelledParts1764400260000 } from './1764400260000-cancelled-parts';
 import { OtpFailures1764400500000 } from './1764400500000-otp-failures';
 import { DashboardPeople1764500000000 } from './1764500000000-dashboard-people';
+import { OtpCountry1764600000000 } from './1764600000000-otp-country';
+import { ConsoleIndexes1764600001000 } from './1764600001000-console-indexes';
 
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -29,4 +31,6 @@ export const MIGRATIONS = [
   CancelledParts1764400260000,
   OtpFailures1764400500000,
   DashboardPeople1764500000000,
+  OtpCountry1764600000000,
+  ConsoleIndexes1764600001000,
 ];
