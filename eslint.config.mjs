@@ -3,6 +3,8 @@
 // floating promises. Import cycles, type-only ones included, are dependency-cruiser's
 // (.dependency-cruiser.cjs, run by `npm run lint`).
 import nx from '@nx/eslint-plugin';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 // What a kind of project may depend on; no kind may depend on an app. A domain's tables are
@@ -11,6 +13,8 @@ import tseslint from 'typescript-eslint';
 const TYPE_RULES = {
   'type:app': ['type:feature', 'type:data-access', 'type:infra', 'type:domain', 'type:util', 'type:contracts'],
   'type:tool': ['type:feature', 'type:data-access', 'type:infra', 'type:domain', 'type:util', 'type:contracts'],
+  // The web console runs in a browser: pure rules at most, never the server's libs.
+  'type:web': ['type:domain', 'type:util', 'type:contracts'],
   'type:e2e': ['type:testing', 'type:data-access', 'type:infra', 'type:domain', 'type:util', 'type:contracts'],
   'type:feature': ['type:feature', 'type:data-access', 'type:infra', 'type:domain', 'type:util', 'type:contracts'],
   'type:data-access': ['type:data-access', 'type:infra', 'type:domain', 'type:util', 'type:contracts'],
@@ -21,6 +25,8 @@ const TYPE_RULES = {
   'type:contracts': ['type:contracts'],
 };
 // Pure rules reach no database, queue, carrier or framework.
+// What a browser cannot run, or must not carry.
+const WEB_BANNED_IMPORTS = ['node:*', 'pg', 'pg-*', 'typeorm', '@nestjs/*', 'bullmq', 'ioredis', 'smpp', 'fastify', '@fastify/*', 'pino', 'jsonwebtoken'];
 const DOMAIN_BANNED_IMPORTS = ['pg', 'pg-*', 'typeorm', '@nestjs/*', 'bullmq', 'ioredis', 'smpp', 'fastify', 'node:net', 'node:http', 'node:https', 'node:dns'];
 // Which other domains a domain's libs may use, in production code (a DAG). Billing (balances and
 // the ledger) and accounts are used by those that charge and look up companies; webhooks knows
@@ -44,6 +50,7 @@ function boundaries(inTests) {
         onlyDependOnLibsWithTags: inTests ? [...allowed, 'type:testing'] : allowed,
       })),
       { sourceTag: 'type:domain', bannedExternalImports: DOMAIN_BANNED_IMPORTS },
+      { sourceTag: 'type:web', bannedExternalImports: WEB_BANNED_IMPORTS },
       { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
       // Tests may set up any domain's data (a company to send for, a message to settle).
       ...Object.entries(DOMAINS).map(([domain, uses]) => ({
@@ -64,7 +71,7 @@ export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx', '**/*.mts'],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
@@ -103,6 +110,17 @@ export default [
     // Tests may also use the test helpers.
     files: ['**/*.spec.ts', '**/*.integration-spec.ts', '**/*.e2e-spec.ts'],
     rules: { '@nx/enforce-module-boundaries': ['error', boundaries(true)] },
+  },
+  {
+    // The web console (React): the rules of hooks, and accessibility checks of the markup.
+    files: ['apps/dashboard/**/*.tsx', 'apps/dashboard/**/*.ts'],
+    plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
+    rules: { ...reactHooks.configs.flat['recommended-latest'].rules, ...jsxA11y.flatConfigs.recommended.rules },
+  },
+  {
+    // Its build configuration runs in Node.
+    files: ['apps/dashboard/vite.config.mts'],
+    rules: { '@nx/enforce-module-boundaries': 'off' },
   },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],

@@ -19,7 +19,18 @@ const swc = [
 
 // NestJS 12 ships ES modules only. Node 20 loads them with require(esm), but Jest's module
 // system does not before Node 24.9, so Jest compiles those packages to CommonJS with swc.
-const ESM_ONLY_PACKAGES = ['@nestjs', 'file-type', 'strtok3', 'token-types', '@tokenizer', 'uint8array-extras', '@borewit', 'sql-template-tag'];
+const ESM_ONLY_PACKAGES = [
+  '@nestjs',
+  'file-type',
+  'strtok3',
+  'token-types',
+  '@tokenizer',
+  'uint8array-extras',
+  '@borewit',
+  'sql-template-tag',
+  'content-disposition',
+  'cookie',
+];
 
 const swcEsm = ['@swc/jest', { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
 
@@ -32,9 +43,31 @@ const common = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/.data/'],
 };
 
+// The web console's specs: TSX with React's automatic runtime, in jsdom.
+const swcReact = [
+  '@swc/jest',
+  { jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' }, module: { type: 'commonjs' } },
+];
+const DASHBOARD = '<rootDir>/apps/dashboard';
+
 module.exports = {
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'],
+      testPathIgnorePatterns: [...common.testPathIgnorePatterns, '/apps/dashboard/'],
+    },
+    // Also `unit`: `--selectProjects unit` runs both.
+    {
+      ...common,
+      displayName: 'unit',
+      testEnvironment: `${DASHBOARD}/test/jsdom-environment.js`,
+      testMatch: [`${DASHBOARD}/src/**/*.spec.{ts,tsx}`],
+      transform: { '^.+\\.tsx?$': swcReact, '/node_modules/.+\\.m?js$': swcEsm },
+      moduleNameMapper: { '\\.css$': `${DASHBOARD}/test/style-stub.js` },
+      setupFilesAfterEnv: [`${DASHBOARD}/test/setup.ts`],
+    },
     {
       ...common,
       displayName: 'integration',

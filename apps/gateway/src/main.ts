@@ -2,6 +2,8 @@ import { loadConfigOrExit } from '@mp/config';
 import { createHttpApp } from '@mp/http-kit';
 import { createLogger } from '@mp/observability';
 import { SwaggerModule } from '@nestjs/swagger';
+import { resolve } from 'node:path';
+import { CONSOLE_PATH, serveConsole } from './console/serve-console';
 import { GatewayEnv } from './gateway.env';
 import { APP_NAME, GatewayModule } from './gateway.module';
 import { completeIdempotentRequests } from './idempotency/idempotency-completion';
@@ -19,8 +21,11 @@ async function main(): Promise<void> {
   });
   completeIdempotentRequests(app.getHttpAdapter().getInstance(), app.get(IdempotencyStore));
   SwaggerModule.setup('docs', app, buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json' });
+  // The web console, built by `npm run build` into dist/dashboard (beside dist/out, where this file runs from).
+  const consoleServing = await serveConsole(app.getHttpAdapter().getInstance(), resolve(__dirname, '../../../../dashboard'));
+  if (!consoleServing.built) logger.warn({ msg: 'the console is not built: /dashboard/ answers 503 until `npm run build` builds it' });
   await app.listen(config.PORT, config.HOST);
-  logger.info({ msg: 'gateway listening', url: `http://${config.HOST}:${config.PORT}`, docs: '/docs' });
+  logger.info({ msg: 'gateway listening', url: `http://${config.HOST}:${config.PORT}`, docs: '/docs', console: CONSOLE_PATH });
 }
 
 main().catch((error: unknown) => {

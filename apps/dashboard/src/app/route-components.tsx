@@ -1,0 +1,85 @@
+// What each route renders: the page components take plain props; these read the URL and the
+// session for them and say where to go next.
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Outlet, useNavigate, useParams, useRouter, useSearch } from '@tanstack/react-router';
+import { useApi } from '../api/api-context';
+import { dashboardApi, endSession, sessionQuery, startSession } from '../api/queries';
+import type { SessionAnswer } from '../api/types';
+import { AppLayout } from '../layout/app-layout';
+import { OperatorHomePage } from '../pages/home/operator-home-page';
+import { InvitePage } from '../pages/invite/invite-page';
+import { parseKeyFilter } from '../pages/keys/key-filter';
+import { KeysPage } from '../pages/keys/keys-page';
+import { SignInPage } from '../pages/sign-in/sign-in-page';
+import { TeamPage } from '../pages/team/team-page';
+
+function useStartSession(): (session: SessionAnswer, target?: string) => void {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  return (session, target) => {
+    startSession(api, queryClient, session);
+    void router.navigate({ href: target ?? '/', replace: true });
+  };
+}
+
+export function SignInRoute() {
+  const search = useSearch({ from: '/sign-in' });
+  const start = useStartSession();
+  return <SignInPage sessionEnded={search.ended === true} onSignedIn={(session) => start(session, search.redirect)} />;
+}
+
+export function InviteRoute() {
+  const { token } = useParams({ from: '/invite/$token' });
+  const start = useStartSession();
+  return <InvitePage token={token} onAccepted={(session) => start(session)} />;
+}
+
+export function SignedInLayout() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const session = useQuery(sessionQuery(api));
+  const leave = () => {
+    endSession(api, queryClient);
+    void navigate({ to: '/sign-in', search: {}, replace: true });
+  };
+  const signOut = useMutation({
+    mutationFn: (everywhere: boolean) => (everywhere ? dashboardApi.signOutEverywhere(api) : dashboardApi.signOut(api)),
+    onSuccess: leave,
+    onError: (error) => notifications.show({ color: 'red', title: 'Not signed out', message: error.message }),
+  });
+  // A session that ended a moment ago: the API client's 401 handler is taking the reader to sign-in.
+  if (!session.data) return null;
+  return (
+    <AppLayout user={session.data.user} onSignOut={() => signOut.mutate(false)} onSignOutEverywhere={() => signOut.mutate(true)}>
+      <Outlet />
+    </AppLayout>
+  );
+}
+
+export function KeysRoute() {
+  const search = useSearch({ from: '/signed-in/keys' });
+  const navigate = useNavigate({ from: '/keys' });
+  return (
+    <KeysPage
+      filter={parseKeyFilter(search.status)}
+      onFilterChange={(status) => void navigate({ search: status === 'active' ? {} : { status }, replace: true })}
+    />
+  );
+}
+
+export function TeamRoute() {
+  const api = useApi();
+  const session = useQuery(sessionQuery(api));
+  if (!session.data) return null;
+  return <TeamPage user={session.data.user} />;
+}
+
+export function OperatorHomeRoute() {
+  const api = useApi();
+  const session = useQuery(sessionQuery(api));
+  if (!session.data) return null;
+  return <OperatorHomePage user={session.data.user} />;
+}

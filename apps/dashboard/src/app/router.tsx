@@ -1,0 +1,104 @@
+// The console's pages and their URLs (under /dashboard/). Everything a page shows that can be
+// shared (a filter, a tab) is a search parameter, so a copied address opens the same view.
+import type { QueryClient } from '@tanstack/react-query';
+import { createRootRouteWithContext, createRoute, createRouter, Outlet, redirect, type RouterHistory } from '@tanstack/react-router';
+import type { ApiClient } from '../api/client';
+import { sessionQuery } from '../api/queries';
+import { parseKeyFilter } from '../pages/keys/key-filter';
+import { NotFoundPage } from '../pages/not-found-page';
+import { safeRedirectTarget } from './redirect-target';
+import { InviteRoute, KeysRoute, OperatorHomeRoute, SignedInLayout, SignInRoute, TeamRoute } from './route-components';
+
+export interface RouterContext {
+  queryClient: QueryClient;
+  api: ApiClient;
+}
+
+export const BASEPATH = '/dashboard';
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: Outlet,
+  notFoundComponent: NotFoundPage,
+});
+
+export const signInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'sign-in',
+  validateSearch: (search: Record<string, unknown>): { redirect?: string; ended?: boolean } => ({
+    redirect: safeRedirectTarget(search['redirect']),
+    ended: search['ended'] === true || search['ended'] === 'true' ? true : undefined,
+  }),
+  component: SignInRoute,
+});
+
+export const inviteRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'invite/$token',
+  component: InviteRoute,
+});
+
+/** Every page behind it needs a session; without one it goes to sign-in and comes back after. */
+export const signedInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'signed-in',
+  beforeLoad: async ({ context, location }) => {
+    const session = await context.queryClient.ensureQueryData(sessionQuery(context.api));
+    if (!session) throw redirect({ to: '/sign-in', search: { redirect: safeRedirectTarget(location.href) } });
+    return { session };
+  },
+  component: SignedInLayout,
+});
+
+export const homeRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/',
+  beforeLoad: ({ context }) => {
+    if (context.session.user.role !== 'operator') throw redirect({ to: '/keys', replace: true });
+  },
+  component: OperatorHomeRoute,
+});
+
+/** A company's pages: an operator (no company) has none of them yet. */
+function requireCompany({ context }: { context: { session: { user: { company: unknown } } } }): void {
+  if (!context.session.user.company) throw redirect({ to: '/', replace: true });
+}
+
+export const keysRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'keys',
+  validateSearch: (search: Record<string, unknown>): { status?: 'active' | 'revoked' | 'all' } => {
+    const status = parseKeyFilter(search['status']);
+    return status === 'active' ? {} : { status };
+  },
+  beforeLoad: requireCompany,
+  component: KeysRoute,
+});
+
+export const teamRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'team',
+  beforeLoad: requireCompany,
+  component: TeamRoute,
+});
+
+const routeTree = rootRoute.addChildren([signInRoute, inviteRoute, signedInRoute.addChildren([homeRoute, keysRoute, teamRoute])]);
+
+export function createAppRouter(context: RouterContext, history?: RouterHistory) {
+  return createRouter({
+    routeTree,
+    context,
+    basepath: BASEPATH,
+    history,
+    defaultPreload: 'intent',
+    defaultNotFoundComponent: NotFoundPage,
+    scrollRestoration: true,
+  });
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: AppRouter;
+  }
+}

@@ -1,0 +1,18 @@
+import type { Role } from '../api/types';
+
+export interface NavItem {
+  label: string;
+  to: '/keys' | '/team' | '/';
+}
+
+/**
+ * The pages a role is shown, only those that exist: the console grows page by page, and a link
+ * to a page that is not there yet would be a dead end.
+ */
+export function navItemsFor(role: Role): NavItem[] {
+  if (role === 'operator') return [{ label: 'Overview', to: '/' }];
+  return [
+    { label: 'API keys', to: '/keys' },
+    { label: 'Team', to: '/team' },
+  ];
+}
