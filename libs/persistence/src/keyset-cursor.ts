@@ -6,6 +6,14 @@
  */
 export type CursorShape = readonly RegExp[];
 
+/** A cursor that is not one of the list asked for: the caller answers 400 with this message. */
+export class InvalidCursorError extends Error {
+  constructor() {
+    super('cursor is not valid: pass the next_cursor of the previous page as it was given');
+    this.name = 'InvalidCursorError';
+  }
+}
+
 /** The key of a row as a cursor. */
 export function encodeCursor(key: readonly string[]): string {
   return Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
@@ -28,6 +36,13 @@ export function decodeCursor(cursor: string, shape: CursorShape): string[] | nul
   const values = key.filter((value): value is string => typeof value === 'string');
   if (values.length !== shape.length || !values.every((value, i) => wholeMatch(shape[i], value))) return null;
   return values;
+}
+
+/** decodeCursor, throwing InvalidCursorError for a cursor of another shape. */
+export function decodeCursorOrThrow(cursor: string, shape: CursorShape): string[] {
+  const key = decodeCursor(cursor, shape);
+  if (key === null) throw new InvalidCursorError();
+  return key;
 }
 
 function wholeMatch(pattern: RegExp, value: string): boolean {

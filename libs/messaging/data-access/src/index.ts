@@ -9,4 +9,5 @@ export * from './message-events';
 export * from './message-webhook-events';
 export * from './message-refund';
 export * from './campaigns';
+export * from './console';
 export * from './messaging-data.module';

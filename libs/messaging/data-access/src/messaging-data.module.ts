@@ -12,6 +12,7 @@ import {
   CampaignViews,
   CampaignWebhookEvents,
 } from './campaigns';
+import { MessageLog } from './console';
 import { DispatchStore } from './dispatch-store';
 import { MessageCancellationService } from './message-cancellation';
 import { MessageRefundService } from './message-refund';
@@ -36,6 +37,7 @@ const PROVIDED = [
   CampaignCancellationService,
   MessageRefundService,
   MessageViews,
+  MessageLog,
   CampaignViews,
   CampaignCompletion,
   MessageWebhookEvents,
@@ -53,6 +55,7 @@ const PROVIDED = [
   providers: [
     providedWithDataSource(MessageRepository),
     providedWithDataSource(MessageViews),
+    providedWithDataSource(MessageLog),
     providedWithDataSource(CampaignViews),
     providedWithDataSource(CampaignCompletion),
     providedWithDataSource(MessageWebhookEvents),
