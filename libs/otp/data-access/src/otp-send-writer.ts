@@ -34,6 +34,8 @@ export interface PreparedOtp {
   companyId: string;
   applicationId: string;
   recipient: string;
+  /** ISO 3166-1 alpha-2; null for a non-geographic number. */
+  country: string | null;
   channel: OtpChannel;
   sender: string;
   lang: string;
@@ -248,6 +250,7 @@ async function insertOtps<R extends { outboxIds: string[] }>(
     column((s) => s.companyId, 'uuid'),
     column((s) => s.applicationId, 'uuid'),
     column((s) => s.recipient, 'text'),
+    column((s) => s.country, 'text'),
     column((s) => s.channel, 'text'),
     column((s) => s.sender, 'text'),
     column((s) => s.lang, 'text'),
@@ -264,12 +267,12 @@ async function insertOtps<R extends { outboxIds: string[] }>(
   const otpRows = join(
     [
       sql`o AS (
-           INSERT INTO otps (id, company_id, application_id, recipient, channel, sender, lang, code_length, code_hash, expires_at,
+           INSERT INTO otps (id, company_id, application_id, recipient, country, channel, sender, lang, code_length, code_hash, expires_at,
              last_sent_at, message_id, cost, template_text, custom_vars, expiry_minutes, created_at)
-           SELECT id, company_id, application_id, recipient, channel, sender, lang, code_length, code_hash, expires_at,
+           SELECT id, company_id, application_id, recipient, country, channel, sender, lang, code_length, code_hash, expires_at,
              sent_at, message_id, cost, template_text, custom_vars, expiry_minutes, sent_at
            FROM ${otps}
-             AS t(id, company_id, application_id, recipient, channel, sender, lang, code_length, code_hash, expires_at, sent_at, message_id,
+             AS t(id, company_id, application_id, recipient, country, channel, sender, lang, code_length, code_hash, expires_at, sent_at, message_id,
                cost, template_text, custom_vars, expiry_minutes)
            RETURNING id, company_id, application_id, recipient, channel, created_at)`,
       sql`e AS (

@@ -3,6 +3,7 @@ import { GroupCommit, InFlight } from '@mp/batching';
 import type { LedgerRepository } from '@mp/billing';
 import type { Money, PriceRule } from '@mp/billing-domain';
 import type { MessageRepository } from '@mp/messaging';
+import { parsePhoneNumber } from '@mp/messaging-domain';
 import { expiresAt, generateOtpCode, hashOtpCode, type OtpChannel } from '@mp/otp-domain';
 import { timeOrderedUuid } from '@mp/persistence';
 import type { OutboxJob } from '@mp/queue-runtime';
@@ -120,6 +121,9 @@ export class OtpSender {
       companyId: command.companyId,
       applicationId: command.application.id,
       recipient: command.recipient,
+      // Kept for the verification analytics by country: the numbering plan's compiled patterns
+      // tell it in under a microsecond (0004), cheaper than reading it back from every number.
+      country: recipientCountry(command.recipient),
       channel: command.channel,
       sender: command.sender,
       lang: command.lang,
@@ -133,4 +137,10 @@ export class OtpSender {
       message,
     };
   }
+}
+
+/** The recipient's country (ISO 3166-1 alpha-2) by the numbering plan; null for a non-geographic number. */
+export function recipientCountry(e164: string): string | null {
+  const parsed = parsePhoneNumber(e164);
+  return parsed.ok ? parsed.country : null;
 }

@@ -10,6 +10,9 @@ export const CONSOLE_INDEXES: readonly [name: string, definition: string][] = [
   ['messages_log_idx', 'messages (company_id, created_at DESC, id DESC) WHERE otp_id IS NULL'],
   ['messages_log_recipient_idx', 'messages (company_id, recipient text_pattern_ops, created_at DESC, id DESC) WHERE otp_id IS NULL'],
   ['messages_log_reference_idx', 'messages (company_id, reference, created_at DESC, id DESC) WHERE otp_id IS NULL AND reference IS NOT NULL'],
+  // The 3-failure blocks of a company, newest first: a few rows among all its OTP events, written
+  // only with a block.
+  ['otp_events_blocked_idx', "otp_events (company_id, created_at DESC, id DESC) WHERE event = 'blocked'"],
   // The ledger over a date range (its list, the spend by day) without reading every entry of the
   // company; kind and amount in the index, so the spend by day reads the index alone.
   ['ledger_entries_company_created_idx', 'ledger_entries (company_id, created_at) INCLUDE (kind, amount)'],

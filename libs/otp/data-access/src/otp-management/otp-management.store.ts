@@ -1,6 +1,9 @@
+import type { KeysetPage } from '@mp/persistence';
 import type { DataSource } from 'typeorm';
+import { verificationStats, type VerificationStats, type VerificationStatsFilter } from './otp-analytics';
 import { listOtpAttemptEntries, type OtpAttemptEntry, type OtpAttemptFilter } from './otp-attempt-entries';
 import { listBlockedRecipients, type BlockedRecipient } from './otp-blocked-recipients';
+import { listOtpBlocks, type OtpBlockEntry, type OtpBlockFilter } from './otp-blocks';
 import { listOtpLogEntries, type OtpLogEntry, type OtpLogFilter } from './otp-log-entries';
 import { findOtpRecord, listOtpRecords, type OtpRecord, type OtpRecordFilter } from './otp-records';
 import { otpReport, type OtpReport, type OtpReportFilter } from './otp-report';
@@ -32,5 +35,15 @@ export class OtpManagementStore {
 
   report(companyId: string, filter: OtpReportFilter, now: Date): Promise<OtpReport> {
     return otpReport(this.db, companyId, filter, now);
+  }
+
+  /** The console's verification charts: counts, conversion and time to verify per day, channel and country. */
+  verificationStats(companyId: string, filter: VerificationStatsFilter): Promise<VerificationStats> {
+    return verificationStats(this.db, companyId, filter);
+  }
+
+  /** The console's list of 3-failure blocks, newest first, keyset-paginated. */
+  blocks(companyId: string, filter: OtpBlockFilter, page: { limit: number; cursor: string | null }, now: Date): Promise<KeysetPage<OtpBlockEntry>> {
+    return listOtpBlocks(this.db, companyId, filter, page, now);
   }
 }
