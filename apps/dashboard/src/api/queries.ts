@@ -16,9 +16,14 @@ export function sessionQuery(api: ApiClient) {
     queryKey: queryKeys.session,
     queryFn: async (): Promise<SessionAnswer | null> => {
       try {
-        const session = await api.get<SessionAnswer>('/session', { needsSession: false });
+        const session = await api.get<Partial<SessionAnswer> | undefined>('/session', { needsSession: false });
+        // An API may also say "no session" as 200 with no user.
+        if (!session?.user || typeof session.csrf_token !== 'string') {
+          api.setCsrfToken(undefined);
+          return null;
+        }
         api.setCsrfToken(session.csrf_token);
-        return session;
+        return session as SessionAnswer;
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) {
           api.setCsrfToken(undefined);

@@ -52,10 +52,18 @@ export function InviteForm({ token, onAccepted }: { token: string; onAccepted: (
           description={`At least ${MIN_PASSWORD_LENGTH} characters`}
           autoComplete="new-password"
           required
+          withAsterisk={false}
           key={form.key('password')}
           {...form.getInputProps('password')}
         />
-        <PasswordInput label="Repeat the password" autoComplete="new-password" required key={form.key('repeat')} {...form.getInputProps('repeat')} />
+        <PasswordInput
+          label="Repeat the password"
+          autoComplete="new-password"
+          required
+          withAsterisk={false}
+          key={form.key('repeat')}
+          {...form.getInputProps('repeat')}
+        />
         <Button type="submit" loading={accept.isPending} fullWidth>
           Set password and sign in
         </Button>

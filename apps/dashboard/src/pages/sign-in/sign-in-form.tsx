@@ -34,8 +34,15 @@ export function SignInForm({ onSignedIn }: { onSignedIn: (session: SessionAnswer
             {signInFailureMessage(signIn.error)}
           </Alert>
         )}
-        <TextInput label="Email" type="email" autoComplete="username" required key={form.key('email')} {...form.getInputProps('email')} />
-        <PasswordInput label="Password" autoComplete="current-password" required key={form.key('password')} {...form.getInputProps('password')} />
+        <TextInput label="Email" type="email" autoComplete="username" required withAsterisk={false} key={form.key('email')} {...form.getInputProps('email')} />
+        <PasswordInput
+          label="Password"
+          autoComplete="current-password"
+          required
+          withAsterisk={false}
+          key={form.key('password')}
+          {...form.getInputProps('password')}
+        />
         <Button type="submit" loading={signIn.isPending} fullWidth>
           Sign in
         </Button>

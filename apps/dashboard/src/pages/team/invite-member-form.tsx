@@ -39,7 +39,15 @@ export function InviteMemberForm() {
     <Stack gap="sm">
       <form noValidate onSubmit={form.onSubmit((values) => invite.mutate(values))} aria-label="Invite a member">
         <Group align="flex-end" gap="sm">
-          <TextInput label="Email" type="email" required key={form.key('email')} {...form.getInputProps('email')} style={{ flex: '1 1 16rem' }} />
+          <TextInput
+            label="Email"
+            type="email"
+            required
+            withAsterisk={false}
+            key={form.key('email')}
+            {...form.getInputProps('email')}
+            style={{ flex: '1 1 16rem' }}
+          />
           <Select
             label="Role"
             data={[
