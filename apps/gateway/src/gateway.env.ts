@@ -1,5 +1,5 @@
 import { Base64Key32, CredentialEnv, DEV_SECRETS, EnvFlag, PrivateInProduction } from '@mp/config';
-import { IsInt, Max, Min, MinLength } from 'class-validator';
+import { IsInt, IsNumber, Max, Min, MinLength } from 'class-validator';
 
 export class GatewayEnv extends CredentialEnv {
   @IsInt()
@@ -56,4 +56,16 @@ export class GatewayEnv extends CredentialEnv {
 
   @EnvFlag()
   WEBHOOK_ALLOW_PRIVATE: boolean = false;
+
+  /** A dashboard session with no request for this long ends (fractions allowed: 0.5 is 30 s). */
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0.01)
+  @Max(1440)
+  DASHBOARD_SESSION_IDLE_MINUTES: number = 30;
+
+  /** A dashboard session ends this long after its sign-in, however busy (fractions allowed). */
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0.001)
+  @Max(720)
+  DASHBOARD_SESSION_MAX_HOURS: number = 12;
 }

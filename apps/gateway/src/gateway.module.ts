@@ -6,6 +6,7 @@ import { DatabaseModule } from '@mp/persistence';
 import { QueueModule } from '@mp/queue-runtime';
 import { AuthModule } from './auth/auth.module';
 import { BalanceModule } from './balance/balance.module';
+import { DashboardModule } from './dashboard/dashboard.module';
 import { GatewayEnv } from './gateway.env';
 import { GatewayHealthController } from './health/gateway-health.controller';
 import { IdempotencyModule } from './idempotency/idempotency.module';
@@ -31,6 +32,7 @@ export class GatewayModule {
         OtpModule,
         WhatsAppWebhookModule,
         IdempotencyModule,
+        DashboardModule,
       ],
       controllers: [GatewayHealthController],
     };

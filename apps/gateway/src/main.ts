@@ -1,9 +1,12 @@
+import fastifyCookie from '@fastify/cookie';
 import { loadConfigOrExit } from '@mp/config';
 import { createHttpApp } from '@mp/http-kit';
 import { createLogger } from '@mp/observability';
 import { SwaggerModule } from '@nestjs/swagger';
 import { resolve } from 'node:path';
 import { CONSOLE_PATH, serveConsole } from './console/serve-console';
+import { buildDashboardOpenApiDocument } from './dashboard/dashboard-openapi';
+import { DashboardModule } from './dashboard/dashboard.module';
 import { GatewayEnv } from './gateway.env';
 import { APP_NAME, GatewayModule } from './gateway.module';
 import { completeIdempotentRequests } from './idempotency/idempotency-completion';
@@ -20,7 +23,12 @@ async function main(): Promise<void> {
     largeBodyRoutes: { '/sms/send-bulk': 64 * 1024 * 1024 },
   });
   completeIdempotentRequests(app.getHttpAdapter().getInstance(), app.get(IdempotencyStore));
-  SwaggerModule.setup('docs', app, buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json' });
+  // The dashboard's session cookie; parsed only by the dashboard API's guard (hook: false), never on the public API's requests.
+  await app.register(fastifyCookie, { hook: false });
+  SwaggerModule.setup('docs', app, buildOpenApiDocument(app, [DashboardModule]), { jsonDocumentUrl: 'docs/openapi.json' });
+  SwaggerModule.setup('dashboard/api/docs', app, buildDashboardOpenApiDocument(app, DashboardModule), {
+    jsonDocumentUrl: 'dashboard/api/docs/openapi.json',
+  });
   // The web console, built by `npm run build` into dist/dashboard (beside dist/out, where this file runs from).
   const consoleServing = await serveConsole(app.getHttpAdapter().getInstance(), resolve(__dirname, '../../../../dashboard'));
   if (!consoleServing.built) logger.warn({ msg: 'the console is not built: /dashboard/ answers 503 until `npm run build` builds it' });

@@ -9,4 +9,5 @@ export * from './plain-body-checks';
 export * from './seeded-random';
 export * from './test-traffic';
 export * from './openapi/openapi-validator';
+export * from './openapi/references';
 export * from './smsc-simulator-process';

@@ -20,6 +20,8 @@ const SAMPLES: Record<string, string> = {
   API_KEY_PEPPER: 'sample-pepper-'.padEnd(40, 'p'),
   JWT_SECRET: 'sample-jwt-secret-'.padEnd(40, 'j'),
   AUTH_CACHE_TTL_MS: '2500',
+  DASHBOARD_SESSION_IDLE_MINUTES: '0.5',
+  DASHBOARD_SESSION_MAX_HOURS: '1.5',
   OTP_HASH_KEY: Buffer.alloc(32, 1).toString('base64'),
   OTP_TEXT_KEY: Buffer.alloc(32, 2).toString('base64'),
   OTP_EXPIRY_SWEEP_MS: '2000',

@@ -2,6 +2,7 @@ import type { ActiveApiKey, ApiKeyRepository } from '@mp/accounts';
 import { generateApiKey, issueAccessToken } from '@mp/auth';
 import { GatewayEnv } from '../gateway.env';
 import type { AuthThrottle } from './auth-throttle.service';
+import type { KeyUsage } from './key-usage.service';
 import { Authenticator } from './authenticator.service';
 
 const config = new GatewayEnv();
@@ -14,7 +15,7 @@ const OTHER_COMPANY = '0195f7a2-0000-7000-8000-00000000000d';
 const stored: ActiveApiKey = { id: KEY_ID, companyId: COMPANY, secretHash: pair.secretHash };
 
 function authenticator(options: { blocked?: boolean } = {}) {
-  const calls = { lookups: 0, failed: [] as [string, string | null][], checked: [] as [string, string | null][] };
+  const calls = { lookups: 0, failed: [] as [string, string | null][], checked: [] as [string, string | null][], used: [] as string[] };
   const keys = {
     findActiveByKey: async (key: string) => (calls.lookups++, key === pair.key ? stored : null),
     findActiveById: async (id: string) => (calls.lookups++, id === stored.id ? stored : null),
@@ -26,7 +27,8 @@ function authenticator(options: { blocked?: boolean } = {}) {
     },
     failed: async (key: string, address: string | null) => void calls.failed.push([key, address]),
   } as unknown as AuthThrottle;
-  return { auth: new Authenticator(keys, config, throttle), calls };
+  const usage = { used: (id: string) => void calls.used.push(id) } as unknown as KeyUsage;
+  return { auth: new Authenticator(keys, config, throttle, usage), calls };
 }
 
 const keyPair = (key: string, secret: string) => ({ 'x-api-key': key, 'x-api-secret': secret });
@@ -40,6 +42,7 @@ describe('Authenticator', () => {
     expect(calls.lookups).toBe(1);
     expect(calls.checked).toEqual([[pair.key, '203.0.113.9']]);
     expect(calls.failed).toEqual([]);
+    expect(calls.used).toEqual([KEY_ID, KEY_ID]);
   });
 
   it('counts a wrong secret and an unknown key as failures, and never looks up a key of the wrong shape', async () => {
@@ -52,6 +55,7 @@ describe('Authenticator', () => {
     ]);
     expect(await auth.authenticate(keyPair('not-a-key', pair.secret))).toBeUndefined();
     expect(calls.lookups).toBe(2);
+    expect(calls.used).toEqual([]);
   });
 
   it('lets the throttle refuse a new credential before the key is read', async () => {
@@ -61,7 +65,7 @@ describe('Authenticator', () => {
   });
 
   it("accepts an access token of an active key of the token's company, nothing else", async () => {
-    const { auth } = authenticator();
+    const { auth, calls } = authenticator();
     const token = auth.issueToken({ companyId: COMPANY, apiKeyId: KEY_ID }).access_token;
     expect(await auth.authenticate({ authorization: `Bearer ${token}` })).toEqual({ companyId: COMPANY, apiKeyId: KEY_ID });
     const otherCompany = issueAccessToken({ sub: KEY_ID, cid: OTHER_COMPANY }, config.JWT_SECRET);
@@ -70,5 +74,6 @@ describe('Authenticator', () => {
     expect(await auth.authenticate({ authorization: `Bearer ${revoked}` })).toBeUndefined();
     const forged = issueAccessToken({ sub: KEY_ID, cid: COMPANY }, 'another-secret-'.padEnd(40, 'x'));
     expect(await auth.authenticate({ authorization: `Bearer ${forged}` })).toBeUndefined();
+    expect(calls.used).toEqual([KEY_ID]);
   });
 });

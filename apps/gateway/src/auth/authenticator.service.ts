@@ -13,6 +13,7 @@ import {
 import { GatewayEnv } from '../gateway.env';
 import { LoadingCache } from '../common/loading-cache';
 import { AuthThrottle } from './auth-throttle.service';
+import { KeyUsage } from './key-usage.service';
 import type { Principal } from './principal';
 
 /** Turns what a request presents into the calling company, or nothing. */
@@ -25,6 +26,7 @@ export class Authenticator {
     private readonly keys: ApiKeyRepository,
     private readonly config: GatewayEnv,
     private readonly throttle: AuthThrottle,
+    private readonly usage: KeyUsage,
   ) {
     this.byKeyPair = new LoadingCache({ ttlMs: config.AUTH_CACHE_TTL_MS });
     this.byKeyId = new LoadingCache({ ttlMs: config.AUTH_CACHE_TTL_MS });
@@ -50,7 +52,7 @@ export class Authenticator {
     // Keyed by a digest, never the secret itself: a one-shot SHA-256, cheaper than an HMAC object
     // per request, and only this process's memory holds it (docs/decisions/0029-auth-cache-key-digest.md).
     const cacheKey = `${key}\u0000${hash('sha256', secret, 'base64')}`;
-    return this.byKeyPair.get(cacheKey, async (current) => {
+    const principal = await this.byKeyPair.get(cacheKey, async (current) => {
       // A credential verified before, reloaded in the background, is not a guess: the throttle is for new ones.
       if (current === undefined) await this.throttle.refuseIfBlocked(key, address);
       const stored = await this.keys.findActiveByKey(key);
@@ -60,6 +62,8 @@ export class Authenticator {
       }
       return { companyId: stored.companyId, apiKeyId: stored.id };
     });
+    if (principal) this.usage.used(principal.apiKeyId);
+    return principal;
   }
 
   issueToken(principal: Principal): { access_token: string; expires_in: number } {
@@ -75,6 +79,8 @@ export class Authenticator {
       const stored = await this.keys.findActiveById(claims.sub);
       return stored ? { companyId: stored.companyId, apiKeyId: stored.id } : undefined;
     });
-    return principal?.companyId === claims.cid ? principal : undefined;
+    if (principal?.companyId !== claims.cid) return undefined;
+    this.usage.used(principal.apiKeyId);
+    return principal;
   }
 }

@@ -18,7 +18,7 @@ const IDEMPOTENCY_KEY = {
   schema: { type: 'string' as const, pattern: '^[\\x21-\\x7e]{1,255}$' },
 };
 
-const error = (description: string, headers?: ResponseObject['headers']): ResponseObject => ({
+export const errorAnswer = (description: string, headers?: ResponseObject['headers']): ResponseObject => ({
   description,
   content: { 'application/json': { schema: { $ref: getSchemaPath(ErrorBodyDto) } } },
   ...(headers ? { headers } : {}),
@@ -31,7 +31,7 @@ export const UNAUTHORIZED_HEADER_DOC = {
     schema: { type: 'string' as const },
   },
 };
-const UNAUTHORIZED = error('Missing, wrong, revoked or forged credentials: `{ "error": "Unauthorized" }`', UNAUTHORIZED_HEADER_DOC);
+const UNAUTHORIZED = errorAnswer('Missing, wrong, revoked or forged credentials: `{ "error": "Unauthorized" }`', UNAUTHORIZED_HEADER_DOC);
 const THROTTLED_TEXT =
   'Too many failed API key checks for this key (10) or from this address (50) within 15 minutes: its credentials are refused, right or wrong, until the oldest failure is 15 minutes old; `{ error, retry_after }` and `Retry-After`';
 const THROTTLED: ResponseObject = {
@@ -39,15 +39,15 @@ const THROTTLED: ResponseObject = {
   content: { 'application/json': { schema: { $ref: getSchemaPath(RetryAfterBodyDto) } } },
   headers: RETRY_AFTER_HEADER,
 };
-const UNAVAILABLE = error('The database or the queue is unreachable; nothing was charged or half-written', RETRY_AFTER_HEADER);
-const MALFORMED = error('Malformed JSON (or nested more deeply than 32 levels), or a field that is missing or invalid, named in `error`');
+export const UNAVAILABLE = errorAnswer('The database or the queue is unreachable; nothing was charged or half-written', RETRY_AFTER_HEADER);
+const MALFORMED = errorAnswer('Malformed JSON (or nested more deeply than 32 levels), or a field that is missing or invalid, named in `error`');
 const NUL_TEXT = 'a NUL character (U+0000) in the query string or the path, named in `error`';
-const TEXT_REFUSED = error(`Text the API never accepts: ${NUL_TEXT}`);
-const TOO_LARGE = error(
+const TEXT_REFUSED = errorAnswer(`Text the API never accepts: ${NUL_TEXT}`);
+const TOO_LARGE = errorAnswer(
   'A body over the size limit of this route (1 MiB; 64 MiB for /sms/send-bulk), however it is framed; refused on any route, even one that reads none',
 );
-const UNSUPPORTED = error('A body that is not `application/json`');
-const CONFLICT = error('The `Idempotency-Key` was used with another body (or its first request is still running after 15 s)');
+const UNSUPPORTED = errorAnswer('A body that is not `application/json`');
+const CONFLICT = errorAnswer('The `Idempotency-Key` was used with another body (or its first request is still running after 15 s)');
 const REPLAYED = {
   'Idempotent-Replayed': {
     required: false,
@@ -63,12 +63,7 @@ export function addHttpLayerAnswers(document: OpenAPIObject, open: readonly stri
     for (const [method, operation] of Object.entries(item) as [string, OperationObject][]) {
       if (!operation || typeof operation !== 'object' || !('responses' in operation)) continue;
       const needsCredentials = !open.includes(path);
-      // Content-Length over the limit is refused before routing goes further, whatever the method.
-      ensure(operation, '413', TOO_LARGE);
-      if (method === 'post') ensure(operation, '400', MALFORMED);
-      if (method === 'post' || method === 'delete') ensure(operation, '415', UNSUPPORTED);
-      // Every route refuses a NUL in its query string or path (installRequestHygiene).
-      orAlso(operation, '400', TEXT_REFUSED, NUL_TEXT);
+      addTransportAnswers(operation, method);
       if (needsCredentials) {
         ensure(operation, '401', UNAUTHORIZED);
         throttled(operation);
@@ -79,12 +74,22 @@ export function addHttpLayerAnswers(document: OpenAPIObject, open: readonly stri
   }
 }
 
-function ensure(operation: OperationObject, status: string, response: ResponseObject): void {
+/** What the HTTP layer answers on any route before its handler (the dashboard API's too): 413, 400, 415. */
+export function addTransportAnswers(operation: OperationObject, method: string): void {
+  // Content-Length over the limit is refused before routing goes further, whatever the method.
+  ensure(operation, '413', TOO_LARGE);
+  if (method === 'post') ensure(operation, '400', MALFORMED);
+  if (method === 'post' || method === 'delete') ensure(operation, '415', UNSUPPORTED);
+  // Every route refuses a NUL in its query string or path (installRequestHygiene).
+  orAlso(operation, '400', TEXT_REFUSED, NUL_TEXT);
+}
+
+export function ensure(operation: OperationObject, status: string, response: ResponseObject): void {
   operation.responses[status] ??= structuredClone(response);
 }
 
 /** A route's own answer with this status, whose description also names `also`; or `response` where it has none. */
-function orAlso(operation: OperationObject, status: string, response: ResponseObject, also: string): void {
+export function orAlso(operation: OperationObject, status: string, response: ResponseObject, also: string): void {
   const own = operation.responses[status] as ResponseObject | undefined;
   operation.responses[status] = own ? { ...own, description: `${own.description}; or ${also}` } : structuredClone(response);
 }

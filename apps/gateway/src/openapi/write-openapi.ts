@@ -1,12 +1,18 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildGatewayOpenApiText } from './build-gateway-document';
+import { buildGatewayOpenApiTexts } from './build-gateway-document';
 
-/** `npm run openapi`: regenerates docs/openapi.json from the code. */
+/** `npm run openapi`: regenerates docs/openapi.json (the public API) and docs/dashboard-api.json from the code. */
 async function main(): Promise<void> {
-  const target = join(process.cwd(), 'docs', 'openapi.json');
-  writeFileSync(target, await buildGatewayOpenApiText());
-  process.stdout.write(`wrote ${target}\n`);
+  const texts = await buildGatewayOpenApiTexts();
+  for (const [file, text] of [
+    ['openapi.json', texts.publicApi],
+    ['dashboard-api.json', texts.dashboardApi],
+  ]) {
+    const target = join(process.cwd(), 'docs', file);
+    writeFileSync(target, text);
+    process.stdout.write(`wrote ${target}\n`);
+  }
 }
 
 main().catch((error: unknown) => {

@@ -1,17 +1,13 @@
 // An end-to-end setup file (jest.config.js, setupFilesAfterEnv): every answer of a gateway that
 // startStack runs, as the specs get it through fetch, and every webhook a test receiver gets, is
-// checked against docs/openapi.json. An answer the reference does not describe (an undocumented
-// status, field, type or header) fails the test that made it, so the reference cannot lie.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// checked against its reference: docs/dashboard-api.json for the dashboard API (/dashboard/api/),
+// docs/openapi.json for everything else. An answer the reference does not describe (an
+// undocumented status, field, type or header) fails the test that made it, so neither can lie.
 import { isRunningGateway, onWebhookReceived } from '../test-traffic';
-import { OpenApiValidator } from './openapi-validator';
-
-const DOCUMENT = join(__dirname, '..', '..', '..', '..', 'docs', 'openapi.json');
+import { referenceFor } from './references';
 /** How long an answer's body is waited for after its test; one never read by then is left unchecked. */
 const READ_TIMEOUT_MS = 15_000;
 
-const validator = new OpenApiValidator(JSON.parse(readFileSync(DOCUMENT, 'utf8')) as Record<string, unknown>);
 const violations: string[] = [];
 const reading = new Set<Promise<void>>();
 
@@ -36,17 +32,17 @@ async function check(method: string, path: string, response: Response): Promise<
   } catch {
     return; // aborted or never read: nothing to judge
   }
-  const { problems } = validator.checkAnswer({ method, path, status: response.status, headers: response.headers, body });
+  const { problems } = referenceFor(path).validator.checkAnswer({ method, path, status: response.status, headers: response.headers, body });
   violations.push(...problems);
 }
 
-onWebhookReceived((webhook) => violations.push(...validator.checkWebhook({ headers: webhook.headers, body: webhook.body }).problems));
+onWebhookReceived((webhook) => violations.push(...referenceFor('/').validator.checkWebhook({ headers: webhook.headers, body: webhook.body }).problems));
 
 async function flush(): Promise<void> {
   await Promise.allSettled([...reading]);
   if (violations.length === 0) return;
   const found = violations.splice(0);
-  throw new Error(`${found.length} answer(s) the API reference (docs/openapi.json) does not describe:\n\n${found.join('\n\n')}`);
+  throw new Error(`${found.length} answer(s) the API references (docs/openapi.json, docs/dashboard-api.json) do not describe:\n\n${found.join('\n\n')}`);
 }
 
 afterEach(flush);
