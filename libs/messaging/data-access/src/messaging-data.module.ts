@@ -9,6 +9,7 @@ import {
   CampaignBatchStore,
   CampaignCancellationService,
   CampaignCompletion,
+  CampaignConsole,
   CampaignViews,
   CampaignWebhookEvents,
 } from './campaigns';
@@ -39,6 +40,7 @@ const PROVIDED = [
   MessageViews,
   MessageLog,
   CampaignViews,
+  CampaignConsole,
   CampaignCompletion,
   MessageWebhookEvents,
   CampaignWebhookEvents,
@@ -57,6 +59,7 @@ const PROVIDED = [
     providedWithDataSource(MessageViews),
     providedWithDataSource(MessageLog),
     providedWithDataSource(CampaignViews),
+    providedWithDataSource(CampaignConsole),
     providedWithDataSource(CampaignCompletion),
     providedWithDataSource(MessageWebhookEvents),
     providedWithDataSource(CampaignWebhookEvents),

@@ -86,7 +86,7 @@ interface CampaignRow {
   created_at: Date;
 }
 /** `refunded`: what the messages counted were refunded (parts that never reached a carrier), exact, as text. */
-type Tally = { campaign_id: string; source: 'batch' | 'message'; status: string; batches: number; n: number; refunded: string };
+export type Tally = { campaign_id: string; source: 'batch' | 'message'; status: string; batches: number; n: number; refunded: string };
 
 const CAMPAIGN_COLUMNS = `id, reference, status, total_recipients, accepted, jsonb_array_length(failed_numbers) AS failed,
   total_cost::text AS total_cost, refunded::text AS refunded, created_at`;
@@ -96,7 +96,7 @@ const iso = (value: Date | null) => (value ? new Date(value).toISOString() : nul
  * Recipients by state and batches by status, of several campaigns, in one statement (one
  * snapshot), with what the messages of each state were refunded.
  */
-async function tallies(manager: EntityManager, campaignIds: string[]): Promise<Tally[]> {
+export async function tallies(manager: EntityManager, campaignIds: string[]): Promise<Tally[]> {
   return manager.query(
     `SELECT campaign_id, 'batch' AS source, status, count(*)::int AS batches, sum(cardinality(recipients))::int AS n, '0' AS refunded
      FROM campaign_batches WHERE campaign_id = ANY($1::uuid[]) GROUP BY campaign_id, status
@@ -126,7 +126,8 @@ export function summarize(rows: readonly Omit<Tally, 'campaign_id'>[]): { summar
   return { summary, batches, finished };
 }
 
-function reportedStatus(stored: string, finished: boolean): string {
+/** The status shown: `completed` as soon as nothing can change any more, before the sweeper records it. */
+export function reportedStatus(stored: string, finished: boolean): string {
   return finished && (stored === 'queued' || stored === 'processing') ? 'completed' : stored;
 }
 

@@ -4,3 +4,4 @@ export * from './campaign-views';
 export * from './campaign-cancellation';
 export * from './campaign-completion';
 export * from './campaign-webhook-events';
+export * from './campaign-console';
