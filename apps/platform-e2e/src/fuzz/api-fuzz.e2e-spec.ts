@@ -28,7 +28,7 @@ describe(`the API under fuzzing (seed ${SEED})`, () => {
   let redis: Redis;
   let origin: URL;
   let company: FuzzCompany;
-  const ids: KnownIds = { appids: [], templateIds: [], messageIds: [], campaignIds: [], verifications: [] };
+  const ids: KnownIds = { appids: [], templateIds: [], messageIds: [], campaignIds: [], verifications: [], dashboardKeyIds: [], dashboardUserIds: [] };
   let cases = 0;
   /** Answers by route and status, printed at the end: what the run reached. */
   const reached = new Map<string, number>();
@@ -43,6 +43,8 @@ describe(`the API under fuzzing (seed ${SEED})`, () => {
     // uncached checks for 15 minutes, and the key every other case uses must stay usable.
     const spareKey = (await admin(['key:create', '--company', created['company_id']])) as Record<string, string>;
     const template = (await admin(['template:create', '--appid', created['appid'], '--text', 'Your {{app_name}} code is {{otp}}'])) as Record<string, number>;
+    const owner = await admin(['user:create', '--company', created['company_id'], '--email', 'fuzz-owner@example.com', '--password', 'correct horse battery']);
+    ids.dashboardUserIds.push(String(owner['user_id']));
     ids.appids.push(created['appid']);
     ids.templateIds.push(template['template_id']);
     stack = await startStack({ apps: ['gateway'] });
@@ -53,12 +55,21 @@ describe(`the API under fuzzing (seed ${SEED})`, () => {
       body: JSON.stringify({ api_key: created['api_key'], api_secret: created['api_secret'] }),
     });
     const accessToken = ((await token.json()) as { access_token: string }).access_token;
+    const signIn = await fetch(`${stack.gatewayUrl}/dashboard/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'fuzz-owner@example.com', password: 'correct horse battery' }),
+    });
+    const dashboardCsrf = ((await signIn.json()) as { csrf_token: string }).csrf_token;
+    const dashboardToken = /^mp_session=([^;]*)/.exec(signIn.headers.getSetCookie()[0] ?? '')?.[1] ?? '';
     company = {
       apiKey: created['api_key'],
       apiSecret: created['api_secret'],
       accessToken,
       spareApiKey: spareKey['api_key'],
       whatsappAppSecret: WHATSAPP_APP_SECRET,
+      dashboardToken,
+      dashboardCsrf,
     };
     db = new Client({ connectionString: process.env['DATABASE_URL'] });
     await db.connect();
@@ -116,6 +127,9 @@ describe(`the API under fuzzing (seed ${SEED})`, () => {
       if (typeof message.message_id === 'string') ids.messageIds.push(message.message_id);
     }
     if (typeof data['campaign_id'] === 'string') ids.campaignIds.push(data['campaign_id']);
+    const created = body as { id?: unknown; api_secret?: unknown } | undefined;
+    if (request.path.startsWith('/dashboard/api/keys') && typeof created?.api_secret === 'string' && typeof created.id === 'string')
+      ids.dashboardKeyIds.push(created.id);
     if (request.path.endsWith('/otp/send') && typeof answer?.verification_id === 'string') {
       const sent = parsedBody(request.body);
       const code = [sent['otp_code'], sent['code']].find((value): value is string => typeof value === 'string' && value.trim() !== '');

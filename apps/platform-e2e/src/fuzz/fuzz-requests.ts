@@ -1,7 +1,20 @@
 import fc from 'fast-check';
 import { createHmac } from 'node:crypto';
 import { withReadableForm, type Framing, type FuzzRequest } from './fuzz-http';
-import { bulkShape, otpSendShape, otpTargetShape, readRoutes, smsSendShape, tokenShape, whatsappShape, type KnownIds } from './fuzz-routes';
+import {
+  acceptInvitationShape,
+  bulkShape,
+  dashboardReadRoutes,
+  invitationShape,
+  otpSendShape,
+  otpTargetShape,
+  readRoutes,
+  signInShape,
+  smsSendShape,
+  tokenShape,
+  whatsappShape,
+  type KnownIds,
+} from './fuzz-routes';
 import { anyText, jsonBody, NASTY_TEXTS, type BodyShape } from './fuzz-values';
 
 /** What the fuzz run knows of its company, to make credentials of every kind. */
@@ -14,9 +27,34 @@ export interface FuzzCompany {
   spareApiKey: string;
   /** The development secret the gateway checks X-Hub-Signature-256 with. */
   whatsappAppSecret: string;
+  /** A dashboard session of the company's owner: its cookie's token and its CSRF token. */
+  dashboardToken: string;
+  dashboardCsrf: string;
 }
 
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+
+const DASHBOARD = /^\/(v1\/)?dashboard\/api(\/|$|\?)/;
+
+/** The credentials a route takes: a dashboard session for the dashboard API, API keys elsewhere. */
+function credentialsFor(company: FuzzCompany, path: string): fc.Arbitrary<Record<string, string>> {
+  return DASHBOARD.test(path) ? sessionHeaders(company) : credentialHeaders(company);
+}
+
+/** A dashboard session: mostly the cookie with its CSRF token, then without, with another, or API keys instead. */
+function sessionHeaders(company: FuzzCompany): fc.Arbitrary<Record<string, string>> {
+  const cookie = `mp_session=${company.dashboardToken}`;
+  const headerSafe = anyText.map((text) => text.replace(/[^\t\x20-\x7e]/g, '?').slice(0, 300));
+  const broken = fc.oneof<fc.Arbitrary<Record<string, string>>[]>(
+    fc.constant({}),
+    fc.constant({ cookie }),
+    headerSafe.map((csrf) => ({ cookie, 'x-csrf-token': csrf })),
+    headerSafe.map((token) => ({ cookie: `mp_session=${token}`, 'x-csrf-token': company.dashboardCsrf })),
+    headerSafe.map((text) => ({ cookie: text })),
+    fc.constant({ 'x-api-key': company.apiKey, 'x-api-secret': company.apiSecret }),
+  );
+  return fc.oneof({ weight: 6, arbitrary: fc.constant({ cookie, 'x-csrf-token': company.dashboardCsrf }) }, { weight: 1, arbitrary: broken });
+}
 
 /** Credentials: mostly good ones of each scheme (so validation is reached), then broken ones. */
 function credentialHeaders(company: FuzzCompany): fc.Arbitrary<Record<string, string>> {
@@ -89,6 +127,12 @@ function postRoutes(company: FuzzCompany, ids: KnownIds): PostRoute[] {
     { path: '/otp/resend', shape: otpTargetShape(ids, false) },
     { path: '/auth/token', shape: tokenShape(company.spareApiKey) },
     { path: '/webhooks/whatsapp', shape: whatsappShape(), signed: true },
+    { path: '/dashboard/api/session', shape: signInShape() },
+    // The body is not read: a new key takes nothing.
+    { path: '/dashboard/api/keys', shape: { fields: { company_id: fc.uuid(), name: fc.string({ maxLength: 50 }) } } },
+    { path: '/dashboard/api/invitations', shape: invitationShape() },
+    { path: '/dashboard/api/invitations/q0xZ1c2v9oA7Yt0b5R1Qq0xZ1c2v9oA7Yt0b5R1Qabc/accept', shape: acceptInvitationShape() },
+    { path: '/dashboard/api/invitations/%00/accept', shape: acceptInvitationShape() },
   ];
 }
 
@@ -101,7 +145,7 @@ export function postRequests(company: FuzzCompany, ids: KnownIds): fc.Arbitrary<
       fc.record({
         route: fc.constant(routes[i]),
         body: jsonBody(routes[i].shape),
-        credentials: credentialHeaders(company),
+        credentials: credentialsFor(company, routes[i].path),
         contentType: contentTypes,
         framing: framings,
         extra: extraHeaders,
@@ -118,11 +162,15 @@ export function postRequests(company: FuzzCompany, ids: KnownIds): fc.Arbitrary<
 
 /** A GET, DELETE or body-less POST, with made-up, odd or known ids and query strings. */
 export function readRequests(company: FuzzCompany, ids: KnownIds): fc.Arbitrary<FuzzRequest> {
-  const routes = readRoutes(ids);
+  const routes = [...readRoutes(ids), ...dashboardReadRoutes(ids)];
   const strayBody = fc.option(fc.constantFrom('{}', '{"a":1}', '\u0000', 'x'.repeat(2_000_000), NASTY_TEXTS[3]), { freq: 8 });
   return fc
     .integer({ min: 0, max: routes.length - 1 })
-    .chain((i) => fc.record({ method: fc.constant(routes[i].method), path: routes[i].path, credentials: credentialHeaders(company), body: strayBody }))
+    .chain((i) =>
+      routes[i].path.chain((path) =>
+        fc.record({ method: fc.constant(routes[i].method), path: fc.constant(path), credentials: credentialsFor(company, path), body: strayBody }),
+      ),
+    )
     .map(({ method, path, credentials, body }) =>
       withReadableForm({
         method,
@@ -139,8 +187,17 @@ export function wrongMethodRequests(company: FuzzCompany): fc.Arbitrary<FuzzRequ
   return fc
     .record({
       method: fc.constantFrom('PUT', 'PATCH', 'OPTIONS', 'GET', 'DELETE', 'HEAD', 'TRACE'),
-      path: fc.constantFrom('/sms/send', '/sms/send-bulk', '/otp/verify', '/auth/token', '/balance', '/otp/list'),
-      credentials: credentialHeaders(company),
+      path: fc.constantFrom(
+        '/sms/send',
+        '/sms/send-bulk',
+        '/otp/verify',
+        '/auth/token',
+        '/balance',
+        '/otp/list',
+        '/dashboard/api/session',
+        '/dashboard/api/keys',
+      ),
     })
+    .chain(({ method, path }) => credentialsFor(company, path).map((credentials) => ({ method, path, credentials })))
     .map(({ method, path, credentials }) => withReadableForm({ method, path, headers: credentials, framing: 'content-length' as const }));
 }

@@ -8,6 +8,10 @@ export interface KnownIds {
   messageIds: string[];
   campaignIds: string[];
   verifications: { id: string; code: string }[];
+  /** Keys the fuzz run made through the dashboard API: the only ones it may revoke (its own credentials must keep working). */
+  dashboardKeyIds: string[];
+  /** The dashboard user the run is signed in as. */
+  dashboardUserIds: string[];
 }
 
 /** One of the known values, chosen by an index the run can shrink (or the fallback while there is none). */
@@ -143,6 +147,31 @@ export function whatsappShape(): BodyShape {
   };
 }
 
+const emails = fc.constantFrom(
+  'fuzz-owner@example.com',
+  'FUZZ-OWNER@example.com',
+  'nobody@example.com',
+  'grace@example.com',
+  'not an email',
+  '',
+  'a@b',
+  `${'x'.repeat(250)}@example.com`,
+);
+const passwords = fc.oneof(fc.constantFrom('correct horse battery', 'wrong password', 'short', '', 'x'.repeat(257)), fc.string({ maxLength: 300 }));
+
+/** POST /dashboard/api/session: right and wrong passwords (wrong ones lock the account: 429 is an answer too). */
+export function signInShape(): BodyShape {
+  return { fields: { email: emails, password: passwords } };
+}
+
+export function invitationShape(): BodyShape {
+  return { fields: { email: emails, role: fc.constantFrom('developer', 'owner', 'operator', 'admin', '') } };
+}
+
+export function acceptInvitationShape(): BodyShape {
+  return { fields: { password: passwords } };
+}
+
 /** A GET or DELETE: its path (ids known, made up or odd) and query string. */
 export interface ReadRoute {
   method: 'GET' | 'DELETE' | 'POST';
@@ -195,5 +224,31 @@ export function readRoutes(ids: KnownIds): ReadRoute[] {
     at(otpQuery([]).map((q) => `/balance${q}`)),
     at(otpQuery(['hub.mode', 'hub.verify_token', 'hub.challenge']).map((q) => `/webhooks/whatsapp${q}`)),
     at(fc.constantFrom('/health', '/health/live', '/health/ready', '/v1/balance', '/nope', '/sms', '/otp/send', '/%00', '/sms/%ff%fe', '//sms//send')),
+  ];
+}
+
+/**
+ * The dashboard API's reads and removals. Signing out (DELETE /session, /sessions) is left out: it
+ * would end the session the rest of the run uses.
+ */
+export function dashboardReadRoutes(ids: KnownIds): ReadRoute[] {
+  const companyIds = fc.oneof(fc.constantFrom('0193e8a0-0000-7000-8000-000000000003', 'x', ''), fc.uuid());
+  const companyQuery = (names: string[]) => queryString(['company_id', ...names], fc.oneof(companyIds, fc.constantFrom('1', '42', '9007199254740993', '-1')));
+  const keyId = pathId(known(() => ids.dashboardKeyIds, '0193e8a0-0000-7000-8000-000000000004'));
+  const userId = pathId(known(() => ids.dashboardUserIds, '0193e8a0-0000-7000-8000-000000000005'));
+  const at = (path: fc.Arbitrary<string>, method: ReadRoute['method'] = 'GET'): ReadRoute => ({ method, path });
+  return [
+    at(fc.constantFrom('/dashboard/api/session', '/dashboard/api/docs/openapi.json', '/dashboard/api/nope', '/dashboard/api')),
+    at(companyQuery([]).map((q) => `/dashboard/api/keys${q}`)),
+    at(companyQuery([]).map((q) => `/dashboard/api/members${q}`)),
+    at(companyQuery(['cursor']).map((q) => `/dashboard/api/audit${q}`)),
+    at(
+      fc.tuple(keyId, companyQuery([])).map(([id, q]) => `/dashboard/api/keys/${id}${q}`),
+      'DELETE',
+    ),
+    at(
+      fc.tuple(userId, companyQuery([])).map(([id, q]) => `/dashboard/api/members/${id}${q}`),
+      'DELETE',
+    ),
   ];
 }
