@@ -10,6 +10,9 @@ import {
 
 const TINTED_TEXT_VARIANTS = ['light', 'outline', 'subtle'];
 
+/** The dark shade of a color that text on its tint is written in (at least 4.5:1). */
+const textShade = (color: string): string => darken(color, 0.3);
+
 /**
  * Text on the tinted variants (a light badge, an outlined button, an alert's title) in a dark
  * shade of its color: Mantine's (shade 6 to 9 on a tint) fall below WCAG AA's 4.5:1.
@@ -19,7 +22,7 @@ const variantColorResolver: VariantColorsResolver = (input) => {
   if (!TINTED_TEXT_VARIANTS.includes(input.variant)) return colors;
   const parsed = parseThemeColor({ color: input.color ?? input.theme.primaryColor, theme: input.theme });
   if (!parsed.isThemeColor || parsed.color === 'gray' || parsed.color === 'dark') return colors;
-  return { ...colors, color: darken(input.theme.colors[parsed.color][9], 0.3) };
+  return { ...colors, color: textShade(input.theme.colors[parsed.color][9]) };
 };
 
 // Shade 8 of the primary color and gray 7 for secondary text keep every text at WCAG AA contrast
@@ -38,13 +41,23 @@ export const theme = createTheme({
   components: {
     // A dialog's close button has no text: it needs a name.
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close the notification' } } },
     // A dialog's header is no second banner of the page (the app's header is).
     ModalHeader: { defaultProps: { component: 'div' } },
   },
 });
 
-export const cssVariablesResolver: CSSVariablesResolver = () => ({
+// The same for what reads the light variant's text color from CSS (the active NavLink).
+export const cssVariablesResolver: CSSVariablesResolver = (resolved) => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-placeholder': 'var(--mantine-color-gray-7)' },
+  light: {
+    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    '--mantine-color-placeholder': 'var(--mantine-color-gray-7)',
+    ...Object.fromEntries(
+      Object.entries(resolved.colors)
+        .filter(([name]) => name !== 'gray' && name !== 'dark')
+        .map(([name, shades]) => [`--mantine-color-${name}-light-color`, textShade(shades[9])]),
+    ),
+  },
   dark: {},
 });

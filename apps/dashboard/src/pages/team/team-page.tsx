@@ -55,50 +55,50 @@ export function TeamPage({ user }: { user: User }) {
           <Title order={2} size="h4">
             Members
           </Title>
-          <Table.ScrollContainer minWidth={480} type="native">
-            <Table verticalSpacing="sm">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">Email</Table.Th>
-                  <Table.Th scope="col">Role</Table.Th>
-                  <Table.Th scope="col">Member since</Table.Th>
+          <Table verticalSpacing="sm">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Email</Table.Th>
+                <Table.Th scope="col">Role</Table.Th>
+                <Table.Th scope="col">Member since</Table.Th>
+                {isOwner && (
+                  <Table.Th scope="col">
+                    <VisuallyHidden>Actions</VisuallyHidden>
+                  </Table.Th>
+                )}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {members.data.items.map((member) => (
+                <Table.Tr key={member.id}>
+                  <Table.Td id={`member-${member.id}`} style={{ overflowWrap: 'anywhere' }}>
+                    {member.email}
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge variant="light" color={member.role === 'owner' ? 'blue' : 'gray'}>
+                      {ROLE_LABELS[member.role]}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>{formatDateTime(member.created_at)}</Table.Td>
                   {isOwner && (
-                    <Table.Th scope="col">
-                      <VisuallyHidden>Actions</VisuallyHidden>
-                    </Table.Th>
+                    <Table.Td ta="right">
+                      {member.id !== user.id && (
+                        <Button
+                          size="xs"
+                          variant="outline"
+                          color="red"
+                          aria-describedby={`member-${member.id}`}
+                          onClick={() => (remove.reset(), setRemoving(member))}
+                        >
+                          Remove
+                        </Button>
+                      )}
+                    </Table.Td>
                   )}
                 </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {members.data.items.map((member) => (
-                  <Table.Tr key={member.id}>
-                    <Table.Td id={`member-${member.id}`}>{member.email}</Table.Td>
-                    <Table.Td>
-                      <Badge variant="light" color={member.role === 'owner' ? 'blue' : 'gray'}>
-                        {ROLE_LABELS[member.role]}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>{formatDateTime(member.created_at)}</Table.Td>
-                    {isOwner && (
-                      <Table.Td ta="right">
-                        {member.id !== user.id && (
-                          <Button
-                            size="xs"
-                            variant="outline"
-                            color="red"
-                            aria-describedby={`member-${member.id}`}
-                            onClick={() => (remove.reset(), setRemoving(member))}
-                          >
-                            Remove
-                          </Button>
-                        )}
-                      </Table.Td>
-                    )}
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+              ))}
+            </Table.Tbody>
+          </Table>
           <Title order={2} size="h4">
             Pending invitations
           </Title>
