@@ -42,6 +42,7 @@ import { describeExit, ExitInfo, ProcessSpec, Supervisor } from './supervisor';
 const HEALTH_TIMEOUT_MS = 60_000;
 const WHATSAPP_SIMULATOR = 'whatsapp-simulator';
 const NEXT_COMMAND = 'npm run --silent admin -- company:create --name Acme --balance 10';
+const USER_COMMAND = "npm run --silent admin -- user:create --company <company_id> --role owner --email you@example.com --password '<10+ characters>'";
 
 interface Stack {
   settings: StackSettings;
@@ -144,6 +145,7 @@ async function announceWhenReady(stack: Stack, gatewayPort: number | undefined, 
   const url = `http://${reachableHost(settings.host)}:${gatewayPort}`;
   if (await waitForHealth(`${url}/health`, HEALTH_TIMEOUT_MS, () => shutdown.requested)) {
     output.info(`ready: the gateway is at ${url} — next, in another terminal: ${NEXT_COMMAND}`);
+    output.info(`the console is at ${url}/dashboard/ — sign in as a user made with: ${USER_COMMAND}`);
   } else if (!shutdown.requested) {
     output.warn(`${url}/health has not answered 200 within ${HEALTH_TIMEOUT_MS / 1000} s`);
   }
