@@ -151,16 +151,25 @@ describe('verification analytics and blocks (PostgreSQL)', () => {
     expect((await verificationStats(db, companyId, { ...all, channel: 'whatsapp' })).rows.map((row) => row.country)).toEqual(['GB']);
     expect((await verificationStats(db, companyId, { ...all, country: 'FR' })).totals.sent).toBe(5);
     const day2 = await verificationStats(db, companyId, { ...all, from: new Date('2026-11-21T00:00:00Z') });
-    expect(day2.days.map((day) => day.day)).toEqual(['2026-11-21']);
+    expect(day2.days.map((day) => [day.day, day.sent])).toEqual([['2026-11-21', 2]]);
+    const around = await verificationStats(db, companyId, { ...all, from: new Date('2026-11-19T12:00:00Z'), before: new Date('2026-11-22T00:00:01Z') });
+    expect(around.days.map((day) => [day.day, day.sent])).toEqual([
+      ['2026-11-19', 0],
+      ['2026-11-20', 6],
+      ['2026-11-21', 2],
+      ['2026-11-22', 0],
+    ]);
   });
 
   it('answers zeros and no times for a range without OTPs, or for another company', async () => {
     const empty = { sent: 0, verified: 0, conversionRate: 0, timeToVerify: { verified: 0, medianSeconds: null, p95Seconds: null } };
     expect(await verificationStats(db, companyId, { ...all, from: new Date('2026-12-01T00:00:00Z'), before: new Date('2026-12-02T00:00:00Z') })).toEqual({
       rows: [],
-      days: [],
+      days: [{ day: '2026-12-01', ...empty }],
       totals: empty,
     });
+    await expect(verificationStats(db, companyId, { ...all, from: new Date('2025-01-01T00:00:00Z') })).rejects.toThrow('the range must be at most 366 days');
+    await expect(verificationStats(db, companyId, { ...all, before: all.from })).rejects.toThrow('from must be before to');
     const other = await accounts.createCompany({ name: 'Analytics other', balance: '1' });
     expect((await verificationStats(db, other.company_id, all)).totals).toEqual(empty);
   });

@@ -22,6 +22,25 @@ export interface TimeToVerify {
   p95Seconds: number | null;
 }
 
+/** The longest range the charts cover. */
+export const VERIFICATION_STATS_MAX_DAYS = 366;
+
+export class VerificationStatsFilterError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'VerificationStatsFilterError';
+  }
+}
+
+/** The UTC days [from, before) touches, as YYYY-MM-DD, oldest first. */
+export function utcDays(from: Date, before: Date): string[] {
+  const days: string[] = [];
+  for (let day = Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate()); day < before.getTime(); day += 86_400_000) {
+    days.push(new Date(day).toISOString().slice(0, 10));
+  }
+  return days;
+}
+
 export interface VerificationStatsRow {
   /** UTC day the OTPs were sent, YYYY-MM-DD. */
   day: string;
@@ -38,7 +57,7 @@ export interface VerificationStatsRow {
 export interface VerificationStats {
   /** Per UTC day, channel and country, by day then channel then country. */
   rows: VerificationStatsRow[];
-  /** Per UTC day, all channels and countries together: the charts' points. */
+  /** Per UTC day, all channels and countries together: the charts' points, every day of the range (zeros on a day without OTPs). */
   days: Pick<VerificationStatsRow, 'day' | 'sent' | 'verified' | 'conversionRate' | 'timeToVerify'>[];
   totals: Pick<VerificationStatsRow, 'sent' | 'verified' | 'conversionRate' | 'timeToVerify'>;
 }
@@ -62,6 +81,8 @@ const toStats = (row: StatsSqlRow) => ({
   timeToVerify: { verified: row.verified, medianSeconds: seconds(row.median), p95Seconds: seconds(row.p95) },
 });
 
+const NONE = { sent: 0, verified: 0, conversionRate: 0, timeToVerify: { verified: 0, medianSeconds: null, p95Seconds: null } };
+
 /** Seconds to the millisecond: the times are kept to the microsecond, the chart needs no more. */
 function seconds(value: number | null): number | null {
   return value === null ? null : Math.round(Number(value) * 1000) / 1000;
@@ -74,6 +95,11 @@ function seconds(value: number | null): number | null {
  * once however often it was resent, on the day it was first sent.
  */
 export async function verificationStats(db: DataSource, companyId: string, filter: VerificationStatsFilter): Promise<VerificationStats> {
+  if (Number.isNaN(filter.from.getTime()) || Number.isNaN(filter.before.getTime())) throw new VerificationStatsFilterError('dates must be ISO 8601 timestamps');
+  if (filter.from >= filter.before) throw new VerificationStatsFilterError('from must be before to');
+  if (filter.before.getTime() - filter.from.getTime() > VERIFICATION_STATS_MAX_DAYS * 86_400_000) {
+    throw new VerificationStatsFilterError(`the range must be at most ${VERIFICATION_STATS_MAX_DAYS} days`);
+  }
   const where = new SqlWhere()
     .add('o.company_id =', companyId)
     .addRange('o.created_at', { from: filter.from, before: filter.before })
@@ -92,11 +118,12 @@ export async function verificationStats(db: DataSource, companyId: string, filte
      ORDER BY 1, 2, 3, 4 NULLS FIRST`;
   const rows: StatsSqlRow[] = await db.query(statement.text, statement.values);
   const total = rows.find((row) => row.level === 7);
+  const byDay = new Map(rows.filter((row) => row.level === 3).map((row) => [row.day ?? '', toStats(row)]));
   return {
     rows: rows
       .filter((row) => row.level === 0)
       .map((row) => ({ day: row.day ?? '', channel: row.channel as OtpChannel, country: row.country, ...toStats(row) })),
-    days: rows.filter((row) => row.level === 3).map((row) => ({ day: row.day ?? '', ...toStats(row) })),
-    totals: total ? toStats(total) : { sent: 0, verified: 0, conversionRate: 0, timeToVerify: { verified: 0, medianSeconds: null, p95Seconds: null } },
+    days: utcDays(filter.from, filter.before).map((day) => ({ day, ...(byDay.get(day) ?? NONE) })),
+    totals: total ? toStats(total) : NONE,
   };
 }
