@@ -62,9 +62,7 @@ function tablesWritten(source: string): string[] {
 describe('table owners', () => {
   it('names an owner for every table the migrations create, and no other', () => {
     const migrations = sourceFiles('libs/persistence/src/migrations').filter((file) => !/\.(integration-)?spec\.ts$/.test(file));
-    const created = migrations.flatMap((file) =>
-      [...readFileSync(join(ROOT, file), 'utf8').matchAll(/CREATE TABLE ([a-z_]+)/g)].map((match) => match[1]),
-    );
+    const created = migrations.flatMap((file) => [...readFileSync(join(ROOT, file), 'utf8').matchAll(/CREATE TABLE ([a-z_]+)/g)].map((match) => match[1]));
     expect(Object.keys(TABLE_OWNERS).sort()).toEqual([...new Set(created)].sort());
   });
 
