@@ -70,10 +70,14 @@ describe('dashboard API', () => {
         expect(answer.body).toEqual({ error: 'Email or password is wrong' });
         expect(sessionSetCookie(answer.headers)).toBeUndefined();
       }
-      expect((await browser().get('/session')).body).toEqual({ error: 'Not signed in' });
+      expect((await browser().get('/keys')).body).toEqual({ error: 'Not signed in' });
+      expect(await browser().get('/session')).toMatchObject({ status: 200, body: { user: null, csrf_token: null } });
       const forged = browser();
       forged.token = 'A'.repeat(43);
-      expect((await forged.get('/session')).status).toBe(401);
+      expect((await forged.get('/keys')).status).toBe(401);
+      const nobody = await forged.get('/session');
+      expect(nobody.body).toEqual({ user: null, csrf_token: null });
+      expect(sessionSetCookie(nobody.headers)).toMatch(/^mp_session=;.*Max-Age=0/);
       const invalid = await browser().post('/session', { email: acmeOwner }, { csrf: null });
       expect(invalid.status).toBe(400);
       expect(invalid.body).toMatchObject({ error: 'password is required' });
@@ -127,7 +131,8 @@ describe('dashboard API', () => {
       expect(answer.body).toEqual({ signed_out: true });
       expect(sessionSetCookie(answer.headers)).toMatch(/^mp_session=;.*Max-Age=0/);
       client.token = token;
-      expect((await client.get('/session')).status).toBe(401);
+      expect((await client.get('/keys')).status).toBe(401);
+      expect((await client.get('/session')).body).toEqual({ user: null, csrf_token: null });
     });
 
     it('ends everywhere at once: every session of the user', async () => {
@@ -138,7 +143,7 @@ describe('dashboard API', () => {
       const bystander = await signedIn(acmeOwner);
       const answer = await laptop.delete('/sessions');
       expect(answer.body).toEqual({ signed_out: true, sessions: 2 });
-      expect((await phone.get('/session')).status).toBe(401);
+      expect((await phone.get('/keys')).status).toBe(401);
       expect((await bystander.get('/session')).status).toBe(200);
     });
   });
@@ -245,7 +250,7 @@ describe('dashboard API', () => {
       const leaving = await signedIn(email);
       const removed = await owner.delete(`/members/${String(member['user_id'])}`);
       expect(removed.body).toEqual({ id: member['user_id'], removed: true });
-      expect((await leaving.get('/session')).status).toBe(401);
+      expect((await leaving.get('/keys')).status).toBe(401);
       expect((await browser().signIn(email)).status).toBe(401);
       const ownerId = String(((await owner.get('/session')).body['user'] as Json)['id']);
       expect(await owner.delete(`/members/${ownerId}`)).toMatchObject({ status: 409, body: { error: 'A company must keep at least one owner' } });

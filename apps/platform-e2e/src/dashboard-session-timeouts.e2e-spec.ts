@@ -27,7 +27,10 @@ describe('dashboard session timeouts', () => {
     expect((await client.signIn(email)).status).toBe(200);
     expect((await client.get('/session')).status).toBe(200);
     await sleep(IDLE_MS + 500);
-    expect(await client.get('/session')).toMatchObject({ status: 401, body: { error: 'Not signed in' } });
+    expect(await client.get('/keys')).toMatchObject({ status: 401, body: { error: 'Not signed in' } });
+    const state = await client.get('/session');
+    expect(state).toMatchObject({ status: 200, body: { user: null, csrf_token: null } });
+    expect(state.headers.get('set-cookie')).toMatch(/^mp_session=;.*Max-Age=0/);
   });
 
   it('keeps a busy session past the idle timeout, and ends it at the absolute timeout all the same', async () => {
@@ -37,7 +40,7 @@ describe('dashboard session timeouts', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 15 && statuses.at(-1) !== 401; i++) {
       await sleep(1_000);
-      statuses.push((await client.get('/session')).status);
+      statuses.push((await client.get('/keys')).status);
     }
     const alive = statuses.indexOf(401);
     // Alive for longer than the idle timeout (a request a second), then ended by the absolute one.

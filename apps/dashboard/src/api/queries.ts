@@ -10,14 +10,13 @@ export const queryKeys = {
   members: ['members'] as const,
 };
 
-/** The current session, or null when there is none (GET /session answered 401). */
+/** The current session, or null when there is none (GET /session answers a null user; a 401 is taken the same way). */
 export function sessionQuery(api: ApiClient) {
   return queryOptions({
     queryKey: queryKeys.session,
     queryFn: async (): Promise<SessionAnswer | null> => {
       try {
         const session = await api.get<Partial<SessionAnswer> | undefined>('/session', { needsSession: false });
-        // An API may also say "no session" as 200 with no user.
         if (!session?.user || typeof session.csrf_token !== 'string') {
           api.setCsrfToken(undefined);
           return null;

@@ -11,6 +11,8 @@ import { createConsole } from './create-console';
 const KEY = { id: 'k1', api_key: 'mpk_live_one', created_at: '2026-05-01T10:00:00Z', last_used_at: null, revoked_at: null };
 const OLD_KEY = { id: 'k0', api_key: 'mpk_old', created_at: '2026-04-01T10:00:00Z', last_used_at: '2026-04-02T10:00:00Z', revoked_at: '2026-04-03T10:00:00Z' };
 const NOT_SIGNED_IN = { status: 401, body: { error: 'Not signed in' } };
+/** GET /session without a live session. */
+const NO_ONE = { status: 200, body: { user: null, csrf_token: null } };
 
 function start(api: FakeApi, url: string) {
   const app = createConsole({ fetch: api.fetch, history: createMemoryHistory({ initialEntries: [url] }) });
@@ -26,7 +28,7 @@ describe('the console', () => {
 
   it('sends a visitor without a session to sign-in, then back to the page and view they asked for', async () => {
     const api = new FakeApi()
-      .on('GET /session', NOT_SIGNED_IN)
+      .on('GET /session', NO_ONE)
       .on('POST /session', sessionOf(OWNER))
       .on('GET /keys', { status: 200, body: { items: [KEY, OLD_KEY] } });
     const { app, user } = start(api, '/dashboard/keys?status=all');
@@ -43,7 +45,7 @@ describe('the console', () => {
   });
 
   it('says what is missing before sending anything', async () => {
-    const api = new FakeApi().on('GET /session', NOT_SIGNED_IN);
+    const api = new FakeApi().on('GET /session', NO_ONE);
     const { user } = start(api, '/dashboard/sign-in');
     await user.click(await screen.findByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText(/Enter your email address/)).toBeInTheDocument();
@@ -65,7 +67,7 @@ describe('the console', () => {
       'Too many failed sign-ins from this address. Try again in 2 minutes.',
     ],
   ])('tells why signing in failed (%j)', async (answer, text) => {
-    const api = new FakeApi().on('GET /session', NOT_SIGNED_IN).on('POST /session', answer);
+    const api = new FakeApi().on('GET /session', NO_ONE).on('POST /session', answer);
     const { user } = start(api, '/dashboard/sign-in');
     await user.type(await screen.findByLabelText(/^Email/), 'owner@acme.test');
     await user.type(screen.getByLabelText(/^Password/), 'wrong');
@@ -137,7 +139,7 @@ describe('the console', () => {
 
   it('takes a reader whose session ended to sign-in, and back after', async () => {
     const api = new FakeApi()
-      .on('GET /session', sessionOf(OWNER), NOT_SIGNED_IN)
+      .on('GET /session', sessionOf(OWNER), NO_ONE)
       .on('GET /keys', NOT_SIGNED_IN, { status: 200, body: { items: [KEY] } })
       .on('POST /session', sessionOf(OWNER, 'csrf-2'));
     const { app, user } = start(api, '/dashboard/keys?status=all');
@@ -192,7 +194,7 @@ describe('the console', () => {
 
   it('accepts an invitation with a new password and signs the member in', async () => {
     const api = new FakeApi()
-      .on('GET /session', NOT_SIGNED_IN)
+      .on('GET /session', NO_ONE)
       .on('POST /invitations/tok123/accept', { status: 410, body: { error: 'Invitation expired' } }, sessionOf(DEVELOPER))
       .on('GET /keys', { status: 200, body: { items: [] } });
     const { app, user } = start(api, '/dashboard/invite/tok123');

@@ -6,7 +6,7 @@ import { addTransportAnswers, ensure, errorAnswer, orAlso, UNAVAILABLE } from '.
 import { SESSION_COOKIE } from './session-cookie';
 
 /** The dashboard API's routes that need no session (and so no CSRF token). */
-const OPEN_OPERATIONS = ['post /dashboard/api/session', 'post /dashboard/api/invitations/{token}/accept'];
+const OPEN_OPERATIONS = ['post /dashboard/api/session', 'get /dashboard/api/session', 'post /dashboard/api/invitations/{token}/accept'];
 const STATE_CHANGING = ['post', 'put', 'patch', 'delete'];
 
 export const COMPANY_ID_QUERY: ApiQueryOptions = {
@@ -16,7 +16,6 @@ export const COMPANY_ID_QUERY: ApiQueryOptions = {
   schema: { type: 'string', format: 'uuid' },
 };
 
-export const ApiNotSignedIn = () => ApiResponse({ status: 401, type: ErrorBodyDto, description: 'No live session: `{ "error": "Not signed in" }`' });
 export const ApiWrongPassword = () =>
   ApiResponse({ status: 401, type: ErrorBodyDto, description: 'No account has this email and password: `{ "error": "Email or password is wrong" }`' });
 export const ApiGone = (description: string) => ApiResponse({ status: 410, type: ErrorBodyDto, description });
@@ -34,7 +33,8 @@ The API of the web console at \`/dashboard/\`, apart from the public API (\`/doc
 **Sessions.** \`POST /dashboard/api/session\` signs in and sets the \`mp_session\` cookie (HttpOnly, SameSite=Lax,
 Path=/dashboard, Secure outside development), a token the server keeps only as a hash. A session ends at sign-out,
 at "sign out everywhere", when its user is removed, after \`DASHBOARD_SESSION_IDLE_MINUTES\` (30) without a request,
-and \`DASHBOARD_SESSION_MAX_HOURS\` (12) after sign-in. Without a live session: 401 \`{ "error": "Not signed in" }\`.
+and \`DASHBOARD_SESSION_MAX_HOURS\` (12) after sign-in. Without a live session: 401 \`{ "error": "Not signed in" }\`, but for
+\`GET /dashboard/api/session\`, which answers \`{ "user": null, "csrf_token": null }\` (who is signed in: no one).
 
 **CSRF.** Every POST, PUT, PATCH and DELETE but signing in and accepting an invitation sends \`X-CSRF-Token\`: the
 \`csrf_token\` of the session answer. Otherwise 403 \`{ "error": "CSRF token missing or wrong" }\` (checked after the session).

@@ -21,6 +21,7 @@ import { ApiRoleRefused } from './dashboard-openapi';
 import { SESSION_COOKIE } from './session-cookie';
 
 const NO_SESSION = Symbol('dashboard-no-session');
+const OPTIONAL_SESSION = Symbol('dashboard-optional-session');
 const PERMISSION = Symbol('dashboard-permission');
 /** Methods that change something: each needs the session's CSRF token. */
 const STATE_CHANGING: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -28,6 +29,9 @@ export const CSRF_HEADER = 'x-csrf-token';
 
 /** A dashboard route open without a session (signing in, accepting an invitation): no CSRF token either. */
 export const NoSession = () => SetMetadata(NO_SESSION, true);
+
+/** A read that answers with or without a session (who is signed in): the session, if live, is read; none is no refusal. */
+export const OptionalSession = () => SetMetadata(OPTIONAL_SESSION, true);
 
 /** What the signed-in user's role must allow (the role rules of @mp/accounts-domain). */
 export const Needs = (permission: Permission) => applyDecorators(SetMetadata(PERMISSION, permission), ApiRoleRefused());
@@ -57,6 +61,7 @@ export class DashboardSessionGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<DashboardRequest>();
     const token = sessionToken(request);
     const session = token === undefined ? null : await this.sessions.resolve(token);
+    if ((!session || token === undefined) && this.reflector.getAllAndOverride<boolean | undefined>(OPTIONAL_SESSION, targets)) return true;
     if (!session || token === undefined) throw notSignedIn();
     if (STATE_CHANGING.has(request.method) && !csrfTokenMatches(token, headerValue(request.headers[CSRF_HEADER]))) throw csrfRefused();
     const permission = this.reflector.getAllAndOverride<Permission | undefined>(PERMISSION, targets);
@@ -80,6 +85,11 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 /** A controller of the dashboard API: under /dashboard/api, in its own OpenAPI document, behind DashboardSessionGuard. */
 export const DashboardController = (path: string) =>
   applyDecorators(Controller(path === '' ? 'dashboard/api' : `dashboard/api/${path}`), Public(), UseGuards(DashboardSessionGuard), ApiTags('dashboard'));
+
+/** The live session on an @OptionalSession() route, or null. */
+export const MaybeSession = createParamDecorator((_: unknown, context: ExecutionContext): LiveSession | null => {
+  return context.switchToHttp().getRequest<DashboardRequest>().dashboard ?? null;
+});
 
 /** The signed-in user's live session, on a route the guard let through with one. */
 export const CurrentSession = createParamDecorator((_: unknown, context: ExecutionContext): LiveSession => {

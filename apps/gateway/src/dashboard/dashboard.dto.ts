@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { COMPANY_ROLES, ROLES } from '@mp/accounts-domain';
 import { IsIn, IsNotEmpty, IsString, MaxLength } from 'class-validator';
-import { Integer, Nested, NullableTimestamp, OneOf, Text, Timestamp, Uuid } from '../openapi/schema-properties';
+import { Integer, Nested, NullableText, NullableTimestamp, OneOf, Text, Timestamp, Uuid } from '../openapi/schema-properties';
 
 // The bodies of the dashboard API (docs/dashboard-api.json). class-validator runs a property's
 // decorators bottom-up: "is required" is checked first.
@@ -57,6 +57,12 @@ export class UserDto {
 export class SessionDto {
   @Nested(UserDto) user: UserDto;
   @Text({ description: 'Send it back as `X-CSRF-Token` on every POST, PUT, PATCH and DELETE of this session' }) csrf_token: string;
+}
+
+export class SessionStateDto {
+  @ApiProperty({ type: UserDto, nullable: true, description: 'The signed-in user; null without a live session' })
+  user: UserDto | null;
+  @NullableText({ description: 'The session’s CSRF token; null without a live session' }) csrf_token: string | null;
 }
 
 export class SignedOutDto {

@@ -5,11 +5,11 @@ import { ApiError } from '@mp/http-kit';
 import type { FastifyReply } from 'fastify';
 import { clientAddress } from '../auth/client-address';
 import { ApiBadRequest, ApiTooManyRequests, ApiUnavailable } from '../openapi/error-responses';
-import { ApiNotSignedIn, ApiWrongPassword } from './dashboard-openapi';
+import { ApiWrongPassword } from './dashboard-openapi';
 import { sessionAnswer } from './dashboard-answers';
-import { SessionDto, SignedOutDto, SignedOutEverywhereDto, SignInRequestDto } from './dashboard.dto';
-import { CurrentSession, DashboardController, NoSession } from './dashboard-session.guard';
-import { clearSessionCookie, setSessionCookie, type CookiePolicy } from './session-cookie';
+import { SessionDto, SessionStateDto, SignedOutDto, SignedOutEverywhereDto, SignInRequestDto } from './dashboard.dto';
+import { CurrentSession, DashboardController, MaybeSession, NoSession, OptionalSession } from './dashboard-session.guard';
+import { clearSessionCookie, SESSION_COOKIE, setSessionCookie, type CookiePolicy } from './session-cookie';
 import { COOKIE_POLICY } from './dashboard.tokens';
 import { SignInThrottle } from './sign-in-throttle.service';
 
@@ -51,11 +51,21 @@ export class SessionController {
   }
 
   @Get('session')
-  @ApiOperation({ summary: 'The signed-in user and the session’s CSRF token' })
-  @ApiOkResponse({ type: SessionDto, description: 'The session' })
-  @ApiNotSignedIn()
-  session(@CurrentSession() session: LiveSession): SessionDto {
-    return sessionAnswer(session);
+  @OptionalSession()
+  @ApiOperation({
+    summary: 'Who is signed in: the user and the session’s CSRF token',
+    description:
+      'Answers 200 with or without a live session, so that a page asking whether anyone is signed in meets no error: `{ "user": null, "csrf_token": null }` without one (no cookie, signed out, removed, or past a timeout), and a dead session’s cookie is cleared.',
+  })
+  @ApiOkResponse({ type: SessionStateDto, description: 'The session, or nulls without one' })
+  session(
+    @MaybeSession() session: LiveSession | null,
+    @Req() request: { headers: { cookie?: string } },
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): SessionStateDto {
+    if (session) return sessionAnswer(session);
+    if (request.headers.cookie?.includes(SESSION_COOKIE)) clearSessionCookie(reply, this.cookies);
+    return { user: null, csrf_token: null };
   }
 
   @Delete('session')

@@ -20,8 +20,9 @@ const FLAGS = [
 ];
 export const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 375, height: 740 } } as const;
 const SCREENSHOTS = join(__dirname, '..', '..', '..', '..', 'test-results', 'dashboard');
-/** What the browser logs for an answer the console expects and shows (a wrong password, no session yet). */
-const EXPECTED_REFUSAL = /Failed to load resource: the server responded with a status of (401|429)\b/;
+/** What the browser logs for a refusal the console expects and shows: signing in with a wrong password (401) or while locked (429). */
+const SIGN_IN_REFUSAL = /Failed to load resource: the server responded with a status of (401|429)\b/;
+const SIGN_IN = /\/dashboard\/api\/session$/;
 
 export interface ConsoleBrowser {
   context: BrowserContext;
@@ -43,7 +44,8 @@ export async function openBrowser(): Promise<ConsoleBrowser> {
   const errors: string[] = [];
   const watch = (page: Page) => {
     page.on('console', (message) => {
-      if (message.type() === 'error' && !EXPECTED_REFUSAL.test(message.text())) errors.push(`${page.url()}: ${message.text()}`);
+      const expected = SIGN_IN_REFUSAL.test(message.text()) && SIGN_IN.test(message.location().url);
+      if (message.type() === 'error' && !expected) errors.push(`${page.url()}: ${message.text()}`);
     });
     page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
   };
