@@ -5,3 +5,4 @@ export * from './people';
 export * from './permissions';
 export * from './session-timeouts';
 export * from './sign-in-rules';
+export * from './webhook-secret-rotation';

@@ -38,12 +38,14 @@ describe('roles', () => {
     expect(mayDo('developer', 'members.read')).toBe(true);
     expect(mayDo('developer', 'members.write')).toBe(false);
     expect(mayDo('developer', 'billing.settings')).toBe(false);
+    expect(mayDo('developer', 'webhooks.secret')).toBe(false);
     expect(mayDo('developer', 'operator.companies')).toBe(false);
   });
 
   it('lets an owner do everything of the company, and an operator everything', () => {
     expect(mayDo('owner', 'members.write')).toBe(true);
     expect(mayDo('owner', 'billing.settings')).toBe(true);
+    expect(mayDo('owner', 'webhooks.secret')).toBe(true);
     expect(mayDo('owner', 'operator.balance')).toBe(false);
     expect(PERMISSIONS.every((permission) => mayDo('operator', permission))).toBe(true);
   });

@@ -16,6 +16,7 @@ export const PERMISSIONS = [
   'verifications.read',
   'webhooks.read',
   'webhooks.write',
+  'webhooks.secret',
   'billing.read',
   'billing.settings',
   'operator.companies',
@@ -41,8 +42,8 @@ const DEVELOPER: readonly Permission[] = [
   'webhooks.write',
   'billing.read',
 ];
-/** An owner: everything of their company. */
-const OWNER: readonly Permission[] = [...DEVELOPER, 'members.write', 'billing.settings'];
+/** An owner: everything of their company, its webhook signing secret included (revealed and rotated by owners only). */
+const OWNER: readonly Permission[] = [...DEVELOPER, 'members.write', 'billing.settings', 'webhooks.secret'];
 
 const GRANTED: Record<Role, ReadonlySet<Permission>> = {
   developer: new Set(DEVELOPER),

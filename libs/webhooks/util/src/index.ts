@@ -1,4 +1,5 @@
 export * from './signing';
+export * from './signing-secrets';
 export * from './address-guard';
 export * from './guarded-lookup';
 export * from './post-webhook';

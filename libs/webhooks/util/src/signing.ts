@@ -20,14 +20,23 @@ const MIN_KEY_BYTES = 24;
 const MAX_KEY_BYTES = 64;
 const TIMESTAMP = /^[0-9]{1,15}$/;
 
-export function signWebhook(input: { secret: string; id: string; timestamp: Date; body: string }): WebhookSignatureHeaders {
-  const key = decodeWebhookSecret(input.secret);
-  if (key === undefined) throw new Error(`A webhook secret is ${SECRET_PREFIX} and the base64 of ${MIN_KEY_BYTES} to ${MAX_KEY_BYTES} bytes`);
+/**
+ * The headers of a request signed with each secret given, in order: one `v1,` signature per
+ * secret in `webhook-signature`, separated by spaces (two while a secret is rotated).
+ */
+export function signWebhook(input: { secret: string | readonly string[]; id: string; timestamp: Date; body: string }): WebhookSignatureHeaders {
+  const secrets = typeof input.secret === 'string' ? [input.secret] : input.secret;
+  if (secrets.length === 0) throw new Error('A webhook is signed with at least one secret');
+  const keys = secrets.map((secret) => {
+    const key = decodeWebhookSecret(secret);
+    if (key === undefined) throw new Error(`A webhook secret is ${SECRET_PREFIX} and the base64 of ${MIN_KEY_BYTES} to ${MAX_KEY_BYTES} bytes`);
+    return key;
+  });
   const seconds = String(Math.floor(input.timestamp.getTime() / 1000));
   return {
     'webhook-id': input.id,
     'webhook-timestamp': seconds,
-    'webhook-signature': `v1,${computeSignature(key, input.id, seconds, input.body)}`,
+    'webhook-signature': keys.map((key) => `v1,${computeSignature(key, input.id, seconds, input.body)}`).join(' '),
   };
 }
 
