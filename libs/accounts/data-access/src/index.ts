@@ -9,3 +9,5 @@ export * from './accounts.service';
 export * from './catalog.service';
 export * from './people';
 export * from './accounts-data.module';
+export * from './webhook-secrets';
+export * from './billing-settings';

@@ -14,7 +14,10 @@ import { OtpFailures1764400500000 } from './1764400500000-otp-failures';
 import { DashboardPeople1764500000000 } from './1764500000000-dashboard-people';
 import { OtpCountry1764600000000 } from './1764600000000-otp-country';
 import { ConsoleIndexes1764600001000 } from './1764600001000-console-indexes';
+import { WebhookSecretRotation1764700002000 } from './1764700002000-webhook-secret-rotation';
+import { CompanySuspension1764700001000 } from './1764700001000-company-suspension';
 
+import { LowBalanceThreshold1764700003000 } from './1764700003000-low-balance-threshold';
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
   AccountsAndMoney1763773200000,
@@ -33,4 +36,7 @@ export const MIGRATIONS = [
   DashboardPeople1764500000000,
   OtpCountry1764600000000,
   ConsoleIndexes1764600001000,
+  CompanySuspension1764700001000,
+  WebhookSecretRotation1764700002000,
+  LowBalanceThreshold1764700003000,
 ];
