@@ -2,12 +2,16 @@ import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccountsDataModule, accountsRepositories, AccountsService, DashboardSessions, SessionRepository } from '@mp/accounts';
 import { GatewayEnv } from '../gateway.env';
+import { MessagingDataModule } from '@mp/messaging';
+import { SmsModule } from '../sms/sms.module';
 import { AuditController } from './audit.controller';
+import { CampaignsConsoleController } from './campaigns.controller';
 import { CompanyScopes } from './company-scope';
 import { DashboardSessionGuard } from './dashboard-session.guard';
 import { COOKIE_POLICY } from './dashboard.tokens';
 import { KeysController } from './keys.controller';
 import { MembersController } from './members.controller';
+import { MessagesController } from './messages.controller';
 import type { CookiePolicy } from './session-cookie';
 import { SessionController } from './session.controller';
 import { SignInThrottle } from './sign-in-throttle.service';
@@ -23,8 +27,8 @@ const sessionLimits = (config: GatewayEnv) => ({
  * DashboardSessionGuard in place of the API key guard.
  */
 @Module({
-  imports: [AccountsDataModule],
-  controllers: [SessionController, KeysController, MembersController, AuditController],
+  imports: [AccountsDataModule, MessagingDataModule, SmsModule],
+  controllers: [SessionController, KeysController, MembersController, AuditController, MessagesController, CampaignsConsoleController],
   providers: [
     DashboardSessionGuard,
     SignInThrottle,

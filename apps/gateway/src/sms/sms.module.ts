@@ -12,5 +12,7 @@ import { SmsService } from './sms.service';
   imports: [MessagingDataModule, PricingModule],
   controllers: [SmsController, CampaignsController],
   providers: [SmsService, SmsEstimateService, SmsBulkService, CampaignsService],
+  // The console sends its test messages and cancels campaigns through these: one way to do each.
+  exports: [SmsService, CampaignsService],
 })
 export class SmsModule {}
