@@ -237,10 +237,27 @@ describe('dashboard API', () => {
       for (const refused of [
         await developer.post('/invitations', { email: uniqueEmail('x'), role: 'developer' }),
         await developer.delete(`/members/${ownerId}`),
+        await developer.delete(`/invitations/${String(invitation.body['id'])}`),
       ]) {
         expect(refused.status).toBe(403);
         expect(refused.body).toEqual({ error: 'Your role does not allow this' });
       }
+    });
+
+    it('cancels a pending invitation, whose link then answers 404, for its own company only', async () => {
+      const owner = await signedIn(acmeOwner);
+      const invitation = await owner.post('/invitations', { email: uniqueEmail('withdrawn'), role: 'developer' });
+      const id = String(invitation.body['id']);
+      expect((await (await signedIn(globexOwner)).delete(`/invitations/${id}`)).status).toBe(404);
+      expect(await owner.delete(`/invitations/${id}`)).toMatchObject({ status: 200, body: { id, cancelled: true } });
+      expect(((await owner.get('/members')).body['invitations'] as Json[]).map((pending) => pending['id'])).not.toContain(id);
+      const token = String(invitation.body['link']).split('/').pop();
+      expect(await browser().post(`/invitations/${token}/accept`, { password: PASSWORD }, { csrf: null })).toMatchObject({
+        status: 404,
+        body: { error: 'Invitation not found' },
+      });
+      expect(await owner.delete(`/invitations/${id}`)).toMatchObject({ status: 404, body: { error: 'Invitation not found' } });
+      expect((await owner.delete('/invitations/not-an-id')).status).toBe(404);
     });
 
     it('removes a member, whose sessions end at once, but never the last owner', async () => {

@@ -59,6 +59,7 @@ export const dashboardApi = {
   createKey: (api: ApiClient) => api.post<CreatedKey>('/keys', {}),
   revokeKey: (api: ApiClient, id: string) => api.delete<RevokedKey>(`/keys/${encodeURIComponent(id)}`),
   invite: (api: ApiClient, email: string, role: 'developer' | 'owner') => api.post<CreatedInvitation>('/invitations', { email, role }),
+  cancelInvitation: (api: ApiClient, id: string) => api.delete<{ id: string; cancelled: true }>(`/invitations/${encodeURIComponent(id)}`),
   removeMember: (api: ApiClient, id: string) => api.delete<{ id: string; removed: true }>(`/members/${encodeURIComponent(id)}`),
 };
 

@@ -181,6 +181,22 @@ describe('the console', () => {
     expect(owner.sent('POST /invitations')[0].body).toEqual({ email: 'new@acme.test', role: 'developer' });
   });
 
+  it('lets an owner cancel a pending invitation', async () => {
+    const pending = { id: 'i1', email: 'late@acme.test', role: 'developer', expires_at: '2026-06-01T00:00:00Z' };
+    const owner = new FakeApi()
+      .on('GET /session', sessionOf(OWNER, 'csrf-owner'))
+      .on(
+        'GET /members',
+        { status: 200, body: { items: [{ ...OWNER, created_at: '2026-01-01T00:00:00Z' }], invitations: [pending] } },
+        { status: 200, body: { items: [{ ...OWNER, created_at: '2026-01-01T00:00:00Z' }], invitations: [] } },
+      )
+      .on('DELETE /invitations/i1', { status: 200, body: { id: 'i1', cancelled: true } });
+    const { user } = start(owner, '/dashboard/team');
+    await user.click(await screen.findByRole('button', { name: 'Cancel invitation', description: /late@acme\.test/ }));
+    expect(await screen.findByText('No pending invitations')).toBeInTheDocument();
+    expect(owner.sent('DELETE /invitations/i1')[0].headers['x-csrf-token']).toBe('csrf-owner');
+  });
+
   it('shows a developer the team without the owner-only controls', async () => {
     const developer = new FakeApi()
       .on('GET /session', sessionOf(DEVELOPER))
@@ -190,6 +206,7 @@ describe('the console', () => {
     expect(screen.getByText(/Only owners invite or remove members/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Invite' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Remove' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Cancel invitation' })).not.toBeInTheDocument();
   });
 
   it('accepts an invitation with a new password and signs the member in', async () => {

@@ -121,6 +121,11 @@ export class CreatedInvitationDto extends InvitationDto {
   link: string;
 }
 
+export class CancelledInvitationDto {
+  @Uuid() id: string;
+  @ApiProperty({ type: Boolean, enum: [true] }) cancelled: true;
+}
+
 export class RemovedMemberDto {
   @Uuid() id: string;
   @ApiProperty({ type: Boolean, enum: [true] }) removed: true;
@@ -139,7 +144,7 @@ export class AuditEntryDto {
   @Text({
     example: 'key.created',
     description:
-      '`key.created`, `key.revoked`, `member.invited`, `member.joined`, `member.removed`, `member.created`, `balance.topped_up`, `settings.changed`, `application.created`, `company.created`',
+      '`key.created`, `key.revoked`, `member.invited`, `invitation.cancelled`, `member.joined`, `member.removed`, `member.created`, `balance.topped_up`, `settings.changed`, `application.created`, `company.created`',
   })
   action: string;
   @ApiProperty({ type: 'object', additionalProperties: true, example: { key_id: '0195f7a2-…', api_key: 'mpk_…' }, description: 'What changed' })

@@ -5,7 +5,15 @@ import { Inject } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiBadRequest, ApiConflict, ApiNotFound } from '../openapi/error-responses';
 import { companyIdQuery, refusalsAnswered, sessionAnswer } from './dashboard-answers';
-import { AcceptInvitationRequestDto, CreatedInvitationDto, InviteRequestDto, MembersDto, RemovedMemberDto, SessionDto } from './dashboard.dto';
+import {
+  AcceptInvitationRequestDto,
+  CancelledInvitationDto,
+  CreatedInvitationDto,
+  InviteRequestDto,
+  MembersDto,
+  RemovedMemberDto,
+  SessionDto,
+} from './dashboard.dto';
 import { CurrentSession, DashboardController, Needs, NoSession } from './dashboard-session.guard';
 import { CompanyScopes } from './company-scope';
 import { ApiGone, COMPANY_ID_QUERY } from './dashboard-openapi';
@@ -59,6 +67,18 @@ export class MembersController {
       expires_at: invitation.expiresAt.toISOString(),
       link: `/dashboard/invite/${invitation.token}`,
     };
+  }
+
+  @Delete('invitations/:id')
+  @Needs('members.write')
+  @ApiOperation({ summary: 'Cancel an invitation not yet accepted: its link answers 404 from then on (owners only)' })
+  @ApiQuery(COMPANY_ID_QUERY)
+  @ApiOkResponse({ type: CancelledInvitationDto, description: 'Cancelled' })
+  @ApiNotFound('No pending invitation of this company has this id (accepted, cancelled, or never made): `{ "error": "Invitation not found" }`')
+  async cancel(@CurrentSession() session: LiveSession, @Param('id') id: string, @Query() query: unknown): Promise<CancelledInvitationDto> {
+    const companyId = await this.scopes.companyOf(session, companyIdQuery(query).companyId);
+    await refusalsAnswered(() => this.people.cancelInvitation(companyId, id, session.user.id));
+    return { id, cancelled: true };
   }
 
   @Post('invitations/:token/accept')

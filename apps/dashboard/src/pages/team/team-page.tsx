@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi } from '../../api/api-context';
 import { dashboardApi, membersQuery, queryKeys } from '../../api/queries';
-import type { Member, User } from '../../api/types';
+import type { Member, PendingInvitation, User } from '../../api/types';
 import { formatDateTime } from '../../components/format';
 import { EmptyState, ErrorState, LoadingState } from '../../components/page-states';
 import { InviteMemberForm } from './invite-member-form';
@@ -24,6 +24,15 @@ export function TeamPage({ user }: { user: User }) {
       notifications.show({ color: 'green', title: 'Member removed', message: `${member.email} can no longer sign in to this company.` });
       void queryClient.invalidateQueries({ queryKey: queryKeys.members });
     },
+  });
+
+  const cancel = useMutation({
+    mutationFn: (invitation: PendingInvitation) => dashboardApi.cancelInvitation(api, invitation.id),
+    onSuccess: (_answer, invitation) => {
+      notifications.show({ color: 'green', title: 'Invitation cancelled', message: `The link sent to ${invitation.email} no longer works.` });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.members });
+    },
+    onError: (error) => notifications.show({ color: 'red', title: 'The invitation could not be cancelled', message: error.message }),
   });
 
   return (
@@ -111,12 +120,26 @@ export function TeamPage({ user }: { user: User }) {
             <Stack gap="xs">
               {members.data.invitations.map((invitation) => (
                 <Group key={invitation.id} justify="space-between" wrap="wrap">
-                  <Text size="sm">
+                  <Text size="sm" id={`invitation-${invitation.id}`} style={{ overflowWrap: 'anywhere' }}>
                     {invitation.email} · {ROLE_LABELS[invitation.role]}
                   </Text>
-                  <Text size="sm" c="dimmed">
-                    expires {formatDateTime(invitation.expires_at)}
-                  </Text>
+                  <Group gap="sm">
+                    <Text size="sm" c="dimmed">
+                      expires {formatDateTime(invitation.expires_at)}
+                    </Text>
+                    {isOwner && (
+                      <Button
+                        size="xs"
+                        variant="outline"
+                        color="red"
+                        aria-describedby={`invitation-${invitation.id}`}
+                        loading={cancel.isPending && cancel.variables?.id === invitation.id}
+                        onClick={() => cancel.mutate(invitation)}
+                      >
+                        Cancel invitation
+                      </Button>
+                    )}
+                  </Group>
                 </Group>
               ))}
             </Stack>

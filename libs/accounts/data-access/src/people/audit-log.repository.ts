@@ -6,16 +6,25 @@ export type AuditActor = string | null;
 /** What the audit log records: `<subject>.<verb>`. */
 export type AuditAction =
   | 'company.created'
+  | 'company.suspended'
+  | 'company.unsuspended'
   | 'application.created'
+  | 'template.created'
+  | 'template.text_set'
+  | 'template.text_removed'
+  | 'template.deleted'
   | 'settings.changed'
   | 'key.created'
   | 'key.revoked'
   | 'balance.topped_up'
   | 'member.created'
   | 'member.invited'
+  | 'invitation.cancelled'
   | 'member.joined'
   | 'member.removed'
-  | 'operator.created';
+  | 'operator.created'
+  | 'webhook_secret.revealed'
+  | 'webhook_secret.rotated';
 
 export interface AuditRecord {
   /** The company changed; null for what belongs to no company (an operator's account). */

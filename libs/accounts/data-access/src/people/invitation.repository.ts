@@ -48,6 +48,15 @@ export class InvitationRepository {
     return { id: row.id, companyId: row.company_id, email: row.email, role: row.role, expiresAt: row.expires_at, acceptedAt: row.accepted_at };
   }
 
+  /** Deletes the company's invitation if it is not accepted yet (its link then names nothing); what it was, or null. */
+  async deletePending(manager: EntityManager, companyId: string, id: string): Promise<Pick<PendingInvitation, 'email' | 'role'> | null> {
+    const [rows]: [{ email: string; role: CompanyRole }[]] = await manager.query(
+      `DELETE FROM invitations WHERE id = $1 AND company_id = $2 AND accepted_at IS NULL RETURNING email, role`,
+      [id, companyId],
+    );
+    return rows[0] ?? null;
+  }
+
   async markAccepted(manager: EntityManager, id: string, userId: string, at: Date): Promise<void> {
     await manager.query(`UPDATE invitations SET accepted_at = $3, accepted_by = $2 WHERE id = $1`, [id, userId, at]);
   }

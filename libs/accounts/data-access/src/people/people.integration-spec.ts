@@ -93,6 +93,30 @@ describe('dashboard people (PostgreSQL)', () => {
     ]);
   });
 
+  it('cancels a pending invitation of the company only, whose link then names nothing, and audits it', async () => {
+    const acme = await company();
+    const globex = await company();
+    const owner = await people.createUser({ companyId: acme, email: email(), password: PASSWORD, role: 'owner' });
+    const invited = email();
+    const invitation = await people.invite(acme, { email: invited, role: 'developer' }, owner.id);
+    await expect(people.cancelInvitation(globex, invitation.id, null)).rejects.toThrow(new NotFoundError('Invitation not found'));
+    await expect(people.cancelInvitation(acme, 'nope', owner.id)).rejects.toThrow(NotFoundError);
+    await people.cancelInvitation(acme, invitation.id, owner.id);
+    expect((await people.listMembers(acme)).invitations).toEqual([]);
+    await expect(people.acceptInvitation(invitation.token, PASSWORD)).rejects.toThrow(new InvitationUnusableError('unknown'));
+    await expect(people.cancelInvitation(acme, invitation.id, owner.id)).rejects.toThrow(NotFoundError);
+    const [latest] = (await audit.list(acme, { limit: 1 })).items;
+    expect(latest).toMatchObject({
+      action: 'invitation.cancelled',
+      actor: { email: owner.email },
+      details: { invitation_id: invitation.id, email: invited, role: 'developer' },
+    });
+
+    const accepted = await people.invite(acme, { email: email(), role: 'developer' }, owner.id);
+    await people.acceptInvitation(accepted.token, PASSWORD);
+    await expect(people.cancelInvitation(acme, accepted.id, owner.id)).rejects.toThrow(NotFoundError);
+  });
+
   it('removes a member and ends their sessions, but never the last owner nor another company’s member', async () => {
     const acme = await company();
     const globex = await company();

@@ -143,6 +143,21 @@ export class PeopleService {
     });
   }
 
+  /** Withdraws an invitation not yet accepted: its link answers "not found" from then on. */
+  async cancelInvitation(companyId: string, invitationId: string, actor: AuditActor): Promise<void> {
+    if (!UUID.test(invitationId)) throw new NotFoundError('Invitation not found');
+    await this.db.transaction(async (manager) => {
+      const cancelled = await this.repositories.invitations.deletePending(manager, companyId, invitationId);
+      if (!cancelled) throw new NotFoundError('Invitation not found');
+      await this.repositories.audit.record(manager, {
+        companyId,
+        actor,
+        action: 'invitation.cancelled',
+        details: { invitation_id: invitationId, email: cancelled.email, role: cancelled.role },
+      });
+    });
+  }
+
   /** Removes a member of the company and ends their sessions; never the company's last owner. */
   async removeMember(companyId: string, userId: string, actor: AuditActor): Promise<void> {
     if (!UUID.test(userId)) throw new NotFoundError('Member not found');
