@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CredentialsInBody, Public } from '@mp/http-kit';
-import { ApiBadRequest, ApiTooManyRequests, ApiUnavailable, ErrorBodyDto } from '../openapi/error-responses';
+import { ApiBadRequest, ApiForbidden, ApiTooManyRequests, ApiUnavailable, ErrorBodyDto } from '../openapi/error-responses';
 import { UNAUTHORIZED_HEADER_DOC } from '../openapi/http-layer-answers';
 import { unauthorized } from './api-auth.guard';
 import { Authenticator } from './authenticator.service';
@@ -29,6 +29,7 @@ export class AuthController {
     description: 'Unknown key, wrong secret, or revoked key: `{ "error": "Unauthorized" }`',
     headers: UNAUTHORIZED_HEADER_DOC,
   })
+  @ApiForbidden('The key is right but an operator suspended its company: `{ "error": "Company suspended: contact the platform operator" }`')
   @ApiTooManyRequests('Too many failed attempts for this key or from this address: `{ error, retry_after }` and `Retry-After`')
   @ApiUnavailable('The database is unreachable')
   async token(@Body() body: TokenRequestDto, @Req() request: { ip?: string; headers: { 'x-forwarded-for'?: string | string[] } }): Promise<TokenResponseDto> {

@@ -3,7 +3,7 @@ import { generateApiKey, issueAccessToken } from '@mp/auth';
 import { GatewayEnv } from '../gateway.env';
 import type { AuthThrottle } from './auth-throttle.service';
 import type { KeyUsage } from './key-usage.service';
-import { Authenticator } from './authenticator.service';
+import { Authenticator, COMPANY_SUSPENDED_ERROR } from './authenticator.service';
 
 const config = new GatewayEnv();
 const pair = generateApiKey(config.API_KEY_PEPPER);
@@ -12,13 +12,13 @@ const KEY_ID = '0195f7a2-0000-7000-8000-00000000000a';
 const OTHER_KEY_ID = '0195f7a2-0000-7000-8000-00000000000b';
 const COMPANY = '0195f7a2-0000-7000-8000-00000000000c';
 const OTHER_COMPANY = '0195f7a2-0000-7000-8000-00000000000d';
-const stored: ActiveApiKey = { id: KEY_ID, companyId: COMPANY, secretHash: pair.secretHash };
+const stored: ActiveApiKey = { id: KEY_ID, companyId: COMPANY, secretHash: pair.secretHash, companySuspended: false };
 
-function authenticator(options: { blocked?: boolean } = {}) {
+function authenticator(options: { blocked?: boolean; suspended?: boolean } = {}) {
   const calls = { lookups: 0, failed: [] as [string, string | null][], checked: [] as [string, string | null][], used: [] as string[] };
   const keys = {
-    findActiveByKey: async (key: string) => (calls.lookups++, key === pair.key ? stored : null),
-    findActiveById: async (id: string) => (calls.lookups++, id === stored.id ? stored : null),
+    findActiveByKey: async (key: string) => (calls.lookups++, key === pair.key ? { ...stored, companySuspended: options.suspended ?? false } : null),
+    findActiveById: async (id: string) => (calls.lookups++, id === stored.id ? { ...stored, companySuspended: options.suspended ?? false } : null),
   } as unknown as ApiKeyRepository;
   const throttle = {
     refuseIfBlocked: async (key: string, address: string | null) => {
@@ -62,6 +62,15 @@ describe('Authenticator', () => {
     const { auth, calls } = authenticator({ blocked: true });
     await expect(auth.checkKeyPair(pair.key, pair.secret, '203.0.113.9')).rejects.toThrow('throttled');
     expect(calls.lookups).toBe(0);
+  });
+
+  it("refuses a suspended company's right key and its access tokens with 403, without counting a failure", async () => {
+    const { auth, calls } = authenticator({ suspended: true });
+    await expect(auth.authenticate(keyPair(pair.key, pair.secret))).rejects.toMatchObject({ error: COMPANY_SUSPENDED_ERROR });
+    const token = auth.issueToken({ companyId: COMPANY, apiKeyId: KEY_ID }).access_token;
+    await expect(auth.authenticate({ authorization: `Bearer ${token}` })).rejects.toMatchObject({ error: COMPANY_SUSPENDED_ERROR });
+    expect(await auth.authenticate(keyPair(pair.key, 'wrong'))).toBeUndefined();
+    expect(calls.failed).toEqual([[pair.key, null]]);
   });
 
   it("accepts an access token of an active key of the token's company, nothing else", async () => {

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import { hash } from 'node:crypto';
 import { ApiKeyRepository } from '@mp/accounts';
 import {
@@ -10,17 +10,30 @@ import {
   ACCESS_TOKEN_TTL_SECONDS,
   type CredentialHeaders,
 } from '@mp/auth';
+import { ApiError } from '@mp/http-kit';
 import { GatewayEnv } from '../gateway.env';
 import { LoadingCache } from '../common/loading-cache';
 import { AuthThrottle } from './auth-throttle.service';
 import { KeyUsage } from './key-usage.service';
 import type { Principal } from './principal';
 
-/** Turns what a request presents into the calling company, or nothing. */
+/** A verified key as cached: its principal, and whether an operator suspended its company. */
+type CheckedKey = Principal & { companySuspended: boolean };
+
+export const COMPANY_SUSPENDED_ERROR = 'Company suspended: contact the platform operator';
+const companySuspended = () => new ApiError(HttpStatus.FORBIDDEN, COMPANY_SUSPENDED_ERROR);
+
+/** The principal of a key, or a 403 when its company is suspended (seen within the cache time, AUTH_CACHE_TTL_MS). */
+function unlessSuspended(checked: CheckedKey | undefined): Principal | undefined {
+  if (checked?.companySuspended) throw companySuspended();
+  return checked && { companyId: checked.companyId, apiKeyId: checked.apiKeyId };
+}
+
+/** Turns what a request presents into the calling company, or nothing; a suspended company's keys are refused with 403. */
 @Injectable()
 export class Authenticator {
-  private readonly byKeyPair: LoadingCache<Principal>;
-  private readonly byKeyId: LoadingCache<Principal>;
+  private readonly byKeyPair: LoadingCache<CheckedKey>;
+  private readonly byKeyId: LoadingCache<CheckedKey>;
 
   constructor(
     private readonly keys: ApiKeyRepository,
@@ -60,10 +73,10 @@ export class Authenticator {
         await this.throttle.failed(key, address);
         return undefined;
       }
-      return { companyId: stored.companyId, apiKeyId: stored.id };
+      return { companyId: stored.companyId, apiKeyId: stored.id, companySuspended: stored.companySuspended };
     });
     if (principal) this.usage.used(principal.apiKeyId);
-    return principal;
+    return unlessSuspended(principal);
   }
 
   issueToken(principal: Principal): { access_token: string; expires_in: number } {
@@ -77,10 +90,10 @@ export class Authenticator {
     if (!claims) return undefined;
     const principal = await this.byKeyId.get(claims.sub, async () => {
       const stored = await this.keys.findActiveById(claims.sub);
-      return stored ? { companyId: stored.companyId, apiKeyId: stored.id } : undefined;
+      return stored ? { companyId: stored.companyId, apiKeyId: stored.id, companySuspended: stored.companySuspended } : undefined;
     });
     if (principal?.companyId !== claims.cid) return undefined;
     this.usage.used(principal.apiKeyId);
-    return principal;
+    return unlessSuspended(principal);
   }
 }

@@ -32,6 +32,8 @@ export const UNAUTHORIZED_HEADER_DOC = {
   },
 };
 const UNAUTHORIZED = errorAnswer('Missing, wrong, revoked or forged credentials: `{ "error": "Unauthorized" }`', UNAUTHORIZED_HEADER_DOC);
+const SUSPENDED_TEXT = 'the key is right but an operator suspended its company: `{ "error": "Company suspended: contact the platform operator" }`';
+export const SUSPENDED = errorAnswer(`Right credentials, refused: ${SUSPENDED_TEXT}`);
 const THROTTLED_TEXT =
   'Too many failed API key checks for this key (10) or from this address (50) within 15 minutes: its credentials are refused, right or wrong, until the oldest failure is 15 minutes old; `{ error, retry_after }` and `Retry-After`';
 const THROTTLED: ResponseObject = {
@@ -66,6 +68,7 @@ export function addHttpLayerAnswers(document: OpenAPIObject, open: readonly stri
       addTransportAnswers(operation, method);
       if (needsCredentials) {
         ensure(operation, '401', UNAUTHORIZED);
+        orAlso(operation, '403', SUSPENDED, SUSPENDED_TEXT);
         throttled(operation);
         ensure(operation, '503', UNAVAILABLE);
       }

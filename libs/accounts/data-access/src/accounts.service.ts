@@ -9,14 +9,15 @@ import {
   type ApplicationSettings,
 } from '@mp/accounts-domain';
 import { generateApiKey, generateWebhookSecret } from '@mp/auth';
-import { LedgerRepository } from '@mp/billing';
-import { Money, moneyToJson, parseMoney } from '@mp/billing-domain';
+import { AlreadyAppliedError, LedgerRepository } from '@mp/billing';
+import { Money, moneyToJson, parseCreditAmount, parseTopUp, TopUpError } from '@mp/billing-domain';
 import { randomBytes } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { ApiKeyRepository } from './api-key.repository';
 import { ApplicationRepository } from './application.repository';
 import { CompanyRepository } from './company.repository';
-import { InvalidArgumentError, NotFoundError } from './errors';
+import type { ApplicationEntity } from './entities';
+import { AlreadyRecordedError, InvalidArgumentError, NotFoundError } from './errors';
 import { AuditLogRepository, type AuditActor } from './people/audit-log.repository';
 
 export const FIRST_APPLICATION_NAME = 'default';
@@ -80,7 +81,7 @@ export class AccountsService {
   }
 
   /** A company with its balance, a first application, an API key pair and a webhook secret. */
-  async createCompany(input: { name: string; balance: string; currency?: string }): Promise<CreatedCompany> {
+  async createCompany(input: { name: string; balance: string; currency?: string }, actor: AuditActor = null): Promise<CreatedCompany> {
     const name = parseCompanyName(input.name);
     const currency = parseCurrency(input.currency ?? DEFAULT_CURRENCY);
     const balance = this.parseAmount(input.balance, 'balance', { allowZero: true });
@@ -101,7 +102,7 @@ export class AccountsService {
       const key = await this.keys.insert(manager, { companyId: company.id, key: apiKey.key, secretHash: apiKey.secretHash });
       await this.audit.record(manager, {
         companyId: company.id,
-        actor: null,
+        actor,
         action: 'company.created',
         details: { name, currency, opening_balance: moneyToJson(balance), appid: application.appid, key_id: key.id, api_key: apiKey.key },
       });
@@ -133,13 +134,23 @@ export class AccountsService {
     };
   }
 
-  async createApplication(companyId: string, name: string, actor: AuditActor = null): Promise<{ appid: string; app_name: string }> {
+  /** A new application of the company, with the settings given as `key=value` texts (the rest default). */
+  async createApplication(
+    companyId: string,
+    name: string,
+    actor: AuditActor = null,
+    settingUpdates: Record<string, string> = {},
+  ): Promise<{ appid: string; app_name: string }> {
     await this.requireCompany(companyId);
     const appName = parseCompanyName(name);
+    const settings = updateApplicationSettings(resolveApplicationSettings({}), settingUpdates);
+    const chosen = pick(settings, Object.keys(settingUpdates));
     try {
       const application = await this.db.transaction(async (manager) => {
         const created = await this.insertApplication(manager, companyId, appName);
-        await this.audit.record(manager, { companyId, actor, action: 'application.created', details: { appid: created.appid, name: appName } });
+        if (Object.keys(chosen).length > 0) await this.applications.saveSettings(created.id, chosen, manager);
+        const details = { appid: created.appid, name: appName, ...(Object.keys(chosen).length > 0 ? { settings: chosen } : {}) };
+        await this.audit.record(manager, { companyId, actor, action: 'application.created', details });
         return created;
       });
       return { appid: application.appid, app_name: application.name };
@@ -151,6 +162,7 @@ export class AccountsService {
     }
   }
 
+  /** `admin app:update`: settings as `key=value` texts, by appid whichever company has it. */
   async updateApplication(
     appid: string,
     updates: Record<string, string>,
@@ -158,13 +170,50 @@ export class AccountsService {
   ): Promise<{ appid: string; app_name: string; settings: ApplicationSettings }> {
     const application = await this.applications.findByAppid(appid);
     if (!application) throw new NotFoundError(`no application ${appid}`);
-    const settings = updateApplicationSettings(resolveApplicationSettings(application.settings), updates);
-    const changes = pick(settings, Object.keys(updates));
-    await this.db.transaction(async (manager) => {
-      await this.applications.saveSettings(application.id, { ...application.settings, ...changes }, manager);
-      await this.audit.record(manager, { companyId: application.companyId, actor, action: 'settings.changed', details: { appid, application: changes } });
-    });
-    return { appid, app_name: application.name, settings };
+    return this.applyApplicationChange(application, { settings: updates }, actor);
+  }
+
+  /**
+   * The dashboard's change of one of the company's applications (another's is not found): a new
+   * name and settings as `key=value` texts, refused whole before anything changes.
+   */
+  async changeCompanyApplication(
+    companyId: string,
+    appid: string,
+    change: { name?: string; settings: Record<string, string> },
+    actor: AuditActor,
+  ): Promise<{ appid: string; app_name: string; settings: ApplicationSettings }> {
+    const application = await this.applications.findForCompany(companyId, appid);
+    if (!application) throw new NotFoundError('Application not found');
+    return this.applyApplicationChange(application, change, actor);
+  }
+
+  /** The one way an application's name and settings change, with its audit entry in the same transaction. */
+  private async applyApplicationChange(
+    application: ApplicationEntity,
+    change: { name?: string; settings: Record<string, string> },
+    actor: AuditActor,
+  ): Promise<{ appid: string; app_name: string; settings: ApplicationSettings }> {
+    const settings = updateApplicationSettings(resolveApplicationSettings(application.settings), change.settings);
+    const changes: Record<string, unknown> = pick(settings, Object.keys(change.settings));
+    const name = change.name === undefined ? application.name : parseCompanyName(change.name);
+    if (name !== application.name) changes['name'] = name;
+    try {
+      await this.db.transaction(async (manager) => {
+        await this.applications.saveSettings(application.id, { ...application.settings, ...pick(settings, Object.keys(change.settings)) }, manager);
+        if (name !== application.name) await this.applications.rename(manager, application.id, name);
+        await this.audit.record(manager, {
+          companyId: application.companyId,
+          actor,
+          action: 'settings.changed',
+          details: { appid: application.appid, application: changes },
+        });
+      });
+    } catch (error) {
+      if ((error as { code?: string }).code === '23505') throw new InvalidArgumentError(`the company already has an application named "${name}"`);
+      throw error;
+    }
+    return { appid: application.appid, app_name: name, settings };
   }
 
   /** The one way a key pair is made, for the admin tool and the dashboard alike. */
@@ -201,20 +250,54 @@ export class AccountsService {
     });
   }
 
+  /** `admin balance:topup`: topUpBy, its balance as a JSON number. */
   async topUp(companyId: string, amount: string, actor: AuditActor = null): Promise<{ balance: number }> {
-    await this.requireCompany(companyId);
-    const units = this.parseAmount(amount, 'amount', { allowZero: false });
-    const balance = await this.db.transaction(async (manager) => {
-      const after = await this.ledger.apply({ companyId, kind: 'topup', amount: units, description: 'operator top-up' }, manager);
-      await this.audit.record(manager, {
-        companyId,
-        actor,
-        action: 'balance.topped_up',
-        details: { amount: moneyToJson(units), balance: moneyToJson(after) },
-      });
-      return after;
-    });
+    const { balance } = await this.topUpBy(companyId, { amount }, actor);
     return { balance: moneyToJson(balance) };
+  }
+
+  /**
+   * The one way a balance is topped up (the admin tool and the operators' dashboard): a `topup`
+   * ledger entry and its audit entry with who made it, in one transaction. A reference makes it
+   * happen once per company (AlreadyRecordedError the second time).
+   */
+  async topUpBy(
+    companyId: string,
+    input: { amount: string; reference?: string | null },
+    actor: AuditActor,
+  ): Promise<{ amount: Money; balance: Money; reference: string | null }> {
+    await this.requireCompany(companyId);
+    const { amount, reference } = invalidArgument(() => parseTopUp(input));
+    try {
+      const balance = await this.db.transaction(async (manager) => {
+        const after = await this.ledger.apply({ companyId, kind: 'topup', amount, reference: reference ?? undefined, description: 'operator top-up' }, manager);
+        await this.audit.record(manager, {
+          companyId,
+          actor,
+          action: 'balance.topped_up',
+          details: { amount: moneyToJson(amount), balance: moneyToJson(after), ...(reference === null ? {} : { reference }) },
+        });
+        return after;
+      });
+      return { amount, balance, reference };
+    } catch (error) {
+      if (error instanceof AlreadyAppliedError) throw new AlreadyRecordedError(`a top-up with the reference "${reference}" was already recorded`);
+      throw error;
+    }
+  }
+
+  /**
+   * Suspends (true) or restores (false) a company: while suspended the public API refuses its keys
+   * and its dashboard users change nothing. Audited only when it changes; NotFoundError for no company.
+   */
+  async setSuspended(companyId: string, suspended: boolean, actor: AuditActor): Promise<{ suspendedAt: Date | null }> {
+    await this.requireCompany(companyId);
+    return this.db.transaction(async (manager) => {
+      const result = await this.companies.setSuspended(manager, companyId, suspended);
+      if (!result) throw new NotFoundError(`no company ${companyId}`);
+      if (result.changed) await this.audit.record(manager, { companyId, actor, action: suspended ? 'company.suspended' : 'company.unsuspended', details: {} });
+      return { suspendedAt: result.suspendedAt };
+    });
   }
 
   private async insertApplication(manager: EntityManager, companyId: string, name: string) {
@@ -228,20 +311,21 @@ export class AccountsService {
     }
   }
 
-  private parseAmount(text: string, field: string, { allowZero }: { allowZero: boolean }): Money {
-    let amount: Money;
-    try {
-      amount = parseMoney(text);
-    } catch {
-      throw new InvalidArgumentError(`${field} must be a decimal with at most 4 decimals, e.g. 10 or 0.035`);
-    }
-    if (amount < 0n || (!allowZero && amount === 0n)) {
-      throw new InvalidArgumentError(`${field} must be ${allowZero ? 'zero or more' : 'more than zero'}`);
-    }
-    return amount;
+  private parseAmount(text: string, field: string, options: { allowZero: boolean }): Money {
+    return invalidArgument(() => parseCreditAmount(text, field, options));
   }
 }
 
 function pick<T extends object>(source: T, keys: string[]): Partial<T> {
   return Object.fromEntries(Object.entries(source).filter(([key]) => keys.includes(key))) as Partial<T>;
+}
+
+/** A domain refusal of an operator's input, as the accounts lib reports it. */
+function invalidArgument<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof TopUpError) throw new InvalidArgumentError(error.message);
+    throw error;
+  }
 }

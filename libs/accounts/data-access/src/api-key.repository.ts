@@ -1,10 +1,19 @@
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { ApiKeyEntity } from './entities';
 
 export interface ActiveApiKey {
   id: string;
   companyId: string;
   secretHash: Buffer;
+  /** The company is suspended by an operator: the key is right, but the public API refuses it. */
+  companySuspended: boolean;
+}
+
+interface ActiveKeyRow {
+  id: string;
+  company_id: string;
+  secret_hash: Buffer;
+  suspended: boolean;
 }
 
 /** A key as its company sees it: never its secret or the secret's hash. */
@@ -23,20 +32,25 @@ export class ApiKeyRepository {
     return manager.getRepository(ApiKeyEntity).save(manager.getRepository(ApiKeyEntity).create(row));
   }
 
-  /** The unrevoked key with this public id, if any. */
+  /** The unrevoked key with this public id, if any, and whether its company is suspended. */
   async findActiveByKey(key: string): Promise<ActiveApiKey | null> {
-    return this.db.getRepository(ApiKeyEntity).findOne({
-      select: { id: true, companyId: true, secretHash: true },
-      where: { key, revokedAt: IsNull() },
-    });
+    return this.findActive('k.key = $1', key);
   }
 
   /** The unrevoked key with this row id: a JWT names its key by id. */
   async findActiveById(id: string): Promise<ActiveApiKey | null> {
-    return this.db.getRepository(ApiKeyEntity).findOne({
-      select: { id: true, companyId: true, secretHash: true },
-      where: { id, revokedAt: IsNull() },
-    });
+    return this.findActive('k.id = $1', id);
+  }
+
+  private async findActive(condition: 'k.key = $1' | 'k.id = $1', value: string): Promise<ActiveApiKey | null> {
+    const rows: ActiveKeyRow[] = await this.db.query(
+      `SELECT k.id, k.company_id, k.secret_hash, c.suspended_at IS NOT NULL AS suspended
+       FROM api_keys k JOIN companies c ON c.id = k.company_id
+       WHERE ${condition} AND k.revoked_at IS NULL`,
+      [value],
+    );
+    const row = rows[0];
+    return row ? { id: row.id, companyId: row.company_id, secretHash: row.secret_hash, companySuspended: row.suspended } : null;
   }
 
   /** The company's keys, revoked ones too, newest first. */

@@ -37,3 +37,11 @@ export class LastOwnerError extends Error {
     this.name = 'LastOwnerError';
   }
 }
+
+/** What the operator asked for was already done once (a top-up with the same reference). */
+export class AlreadyRecordedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AlreadyRecordedError';
+  }
+}

@@ -20,4 +20,8 @@ export class CompanyEntity {
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
+
+  /** When an operator suspended the company; null while it is active. */
+  @Column({ name: 'suspended_at', type: 'timestamptz', nullable: true, insert: false })
+  suspendedAt: Date | null;
 }
