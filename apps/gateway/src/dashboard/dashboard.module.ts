@@ -1,10 +1,21 @@
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AccountsDataModule, accountsRepositories, AccountsService, DashboardSessions, SessionRepository } from '@mp/accounts';
+import {
+  AccountsDataModule,
+  accountsRepositories,
+  AccountsService,
+  AuditLogRepository,
+  BillingSettings,
+  DashboardSessions,
+  SessionRepository,
+} from '@mp/accounts';
+import { BillingDataModule } from '@mp/billing';
+import { OtpDataModule } from '@mp/otp';
 import { GatewayEnv } from '../gateway.env';
 import { MessagingDataModule } from '@mp/messaging';
 import { SmsModule } from '../sms/sms.module';
 import { AuditController } from './audit.controller';
+import { BillingController } from './billing.controller';
 import { CampaignsConsoleController } from './campaigns.controller';
 import { CompanyScopes } from './company-scope';
 import { DashboardSessionGuard } from './dashboard-session.guard';
@@ -15,6 +26,7 @@ import { MessagesController } from './messages.controller';
 import type { CookiePolicy } from './session-cookie';
 import { SessionController } from './session.controller';
 import { SignInThrottle } from './sign-in-throttle.service';
+import { VerificationsController } from './verifications.controller';
 
 const sessionLimits = (config: GatewayEnv) => ({
   idleMs: Math.round(config.DASHBOARD_SESSION_IDLE_MINUTES * 60_000),
@@ -27,8 +39,17 @@ const sessionLimits = (config: GatewayEnv) => ({
  * DashboardSessionGuard in place of the API key guard.
  */
 @Module({
-  imports: [AccountsDataModule, MessagingDataModule, SmsModule],
-  controllers: [SessionController, KeysController, MembersController, AuditController, MessagesController, CampaignsConsoleController],
+  imports: [AccountsDataModule, MessagingDataModule, SmsModule, BillingDataModule, OtpDataModule],
+  controllers: [
+    SessionController,
+    KeysController,
+    MembersController,
+    AuditController,
+    MessagesController,
+    CampaignsConsoleController,
+    VerificationsController,
+    BillingController,
+  ],
   providers: [
     DashboardSessionGuard,
     SignInThrottle,
@@ -42,6 +63,11 @@ const sessionLimits = (config: GatewayEnv) => ({
       provide: AccountsService,
       useFactory: (db: DataSource, config: GatewayEnv) => new AccountsService(db, accountsRepositories(db), config.API_KEY_PEPPER),
       inject: [DataSource, GatewayEnv],
+    },
+    {
+      provide: BillingSettings,
+      useFactory: (db: DataSource, audit: AuditLogRepository) => new BillingSettings(db, audit),
+      inject: [DataSource, AuditLogRepository],
     },
     {
       provide: COOKIE_POLICY,
