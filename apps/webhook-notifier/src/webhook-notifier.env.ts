@@ -19,9 +19,9 @@ export class WebhookNotifierEnv extends WorkerEnv {
   @Max(120_000)
   WEBHOOK_TIMEOUT_MS: number = 10_000;
 
-  /** Multiplies every retry delay (about 40 hours in all at 1): small for tests, larger to retry longer. */
+  /** Multiplies every retry delay (about 40 hours in all at 1): small for tests (0.0001: about 15 s), larger to retry longer. */
   @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0.001)
+  @Min(0.0001)
   @Max(100)
   WEBHOOK_RETRY_SCALE: number = 1;
 

@@ -1,5 +1,5 @@
 import { WEBHOOK_MAX_ATTEMPTS } from '@mp/webhooks';
-import { attemptOfJob, deliverJobId, remainingDelayMs, retryDelayMs } from './delivery-schedule';
+import { attemptOfJob, deliverJobId, remainingDelayMs, retryDelayAfterFailure, retryDelayMs } from './delivery-schedule';
 
 const id = '6f1c2a56-0000-4000-8000-000000000001';
 
@@ -33,5 +33,21 @@ describe('remainingDelayMs', () => {
     expect(remainingDelayMs(new Date(10_500), 10_000)).toBe(500);
     expect(remainingDelayMs(new Date(9_000), 10_000)).toBe(0);
     expect(remainingDelayMs(null, 10_000)).toBe(0);
+  });
+});
+
+describe('retryDelayAfterFailure', () => {
+  it('follows the schedule for a delivery never resent', () => {
+    expect(retryDelayAfterFailure(1, null, 1, () => 0.5)).toBe(5_000);
+    expect(retryDelayAfterFailure(WEBHOOK_MAX_ATTEMPTS, null, 1)).toBeNull();
+  });
+
+  it("dead-letters at once when a resend's one attempt fails, whatever the schedule had left", () => {
+    expect(retryDelayAfterFailure(2, 2, 1)).toBeNull();
+    expect(retryDelayAfterFailure(WEBHOOK_MAX_ATTEMPTS + 1, WEBHOOK_MAX_ATTEMPTS + 1, 1)).toBeNull();
+  });
+
+  it('retries on schedule the attempts made before a resend was asked for', () => {
+    expect(retryDelayAfterFailure(1, 3, 1, () => 0.5)).toBe(5_000);
   });
 });

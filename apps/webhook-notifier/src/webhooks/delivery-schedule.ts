@@ -1,9 +1,8 @@
 import { nextWebhookDelayMs } from '@mp/webhooks';
+import { webhookDeliverJobId } from '@mp/webhooks-data-access';
 
 /** The job of attempt `attempt` of a delivery: one job per attempt, so re-enqueueing one is a no-op. */
-export function deliverJobId(deliveryId: string, attempt: number): string {
-  return `wh-${deliveryId}-${attempt}`;
-}
+export const deliverJobId = webhookDeliverJobId;
 
 /** The attempt a deliver job was enqueued for, or null when the id is not one of ours. */
 export function attemptOfJob(jobId: string, deliveryId: string): number | null {
@@ -17,6 +16,15 @@ export function attemptOfJob(jobId: string, deliveryId: string): number | null {
 export function retryDelayMs(attempt: number, scale: number, random?: () => number): number | null {
   const delay = nextWebhookDelayMs(attempt, random);
   return delay === null ? null : Math.max(1, Math.round(delay * scale));
+}
+
+/**
+ * The delay before the attempt after failed attempt `attempt`, or null to dead-letter: the
+ * schedule's, except for the one attempt a resend asked for (`resendAttempt`), which is not retried.
+ */
+export function retryDelayAfterFailure(attempt: number, resendAttempt: number | null, scale: number, random?: () => number): number | null {
+  if (resendAttempt !== null && attempt >= resendAttempt) return null;
+  return retryDelayMs(attempt, scale, random);
 }
 
 /** How long until a recorded next attempt is due (0 when it is). */

@@ -1,19 +1,21 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { QueueName } from '@mp/queue-contracts';
 import { QueueProducer } from '@mp/queue-runtime';
-import { postWebhook, signWebhook, type WebhookAttemptResult } from '@mp/webhooks';
+import { postWebhook, secretsSigningAt, signWebhook, type WebhookAttemptResult } from '@mp/webhooks';
 import { WebhookDeliveryRepository, type WebhookAttemptOutcome, type WebhookDeliveryToSend } from '@mp/webhooks-data-access';
 import { UnrecoverableError } from 'bullmq';
 import { WebhookNotifierEnv } from '../webhook-notifier.env';
-import { attemptOfJob, deliverJobId, remainingDelayMs, retryDelayMs } from './delivery-schedule';
+import { attemptOfJob, deliverJobId, remainingDelayMs, retryDelayAfterFailure } from './delivery-schedule';
 import { serializeEvent } from './webhook-body';
 
 export type DeliverResult =
   { attempt: number; outcome: WebhookAttemptOutcome['status'] } | { skipped: 'delivered' | 'dead' | 'already attempted' | 'recorded elsewhere' };
 
 /**
- * Makes the next attempt of a delivery: signs, POSTs, records, then re-enqueues itself with the
- * retry schedule's delay, or dead-letters: after the schedule's last attempt, or at once when the
+ * Makes the next attempt of a delivery: signs (with the company's current secret, and the one it
+ * replaced while their overlap lasts), POSTs, records, then re-enqueues itself with the
+ * retry schedule's delay, or dead-letters: after the schedule's last attempt, after the one
+ * attempt a resend from the console asked for, or at once when the
  * address guard refused the URL or an address its host resolves to (no retry can pass it; the
  * refusal is the delivery's last error and its attempt's). Errors of our own infrastructure
  * (database, Redis) throw, so BullMQ retries the job; a receiver's failure is an attempt, never a
@@ -41,7 +43,7 @@ export class WebhookDeliverer {
       return { skipped: 'already attempted' };
     }
     const result = await this.attempt(delivery);
-    const outcome = this.outcomeOf(result, attempt);
+    const outcome = this.outcomeOf(result, attempt, delivery.resendAttempt);
     const recorded = await this.deliveries.recordAttempt(
       deliveryId,
       { attempt, statusCode: result.status, error: result.error, durationMs: result.durationMs, responseSnippet: result.responseSnippet },
@@ -64,9 +66,15 @@ export class WebhookDeliverer {
 
   private async attempt(delivery: WebhookDeliveryToSend): Promise<WebhookAttemptResult> {
     const body = serializeEvent(delivery.payload);
+    const now = new Date();
+    // While a rotation's overlap lasts, the old secret signs beside the new one (two v1 signatures).
+    const secrets = secretsSigningAt(
+      { current: delivery.webhookSecret, previous: delivery.previousWebhookSecret, previousExpiresAt: delivery.previousWebhookSecretExpiresAt },
+      now,
+    );
     let headers: Record<string, string>;
     try {
-      headers = { ...signWebhook({ secret: delivery.webhookSecret, id: delivery.id, timestamp: new Date(), body }) };
+      headers = { ...signWebhook({ secret: secrets, id: delivery.id, timestamp: now, body }) };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       return { ok: false, status: null, durationMs: 0, error: `not signed: ${reason}`, responseSnippet: null, permanent: false };
@@ -80,10 +88,10 @@ export class WebhookDeliverer {
     });
   }
 
-  private outcomeOf(result: WebhookAttemptResult, attempt: number): WebhookAttemptOutcome {
+  private outcomeOf(result: WebhookAttemptResult, attempt: number, resendAttempt: number | null): WebhookAttemptOutcome {
     if (result.ok) return { status: 'delivered' };
     if (result.permanent) return { status: 'dead' };
-    const delay = retryDelayMs(attempt, this.config.WEBHOOK_RETRY_SCALE);
+    const delay = retryDelayAfterFailure(attempt, resendAttempt, this.config.WEBHOOK_RETRY_SCALE);
     return delay === null ? { status: 'dead' } : { status: 'pending', retryDelayMs: delay };
   }
 

@@ -12,6 +12,7 @@ import { InvitationRepository } from './people/invitation.repository';
 import { PeopleService, type PeopleRepositories } from './people/people.service';
 import { SessionRepository } from './people/session.repository';
 import { UserRepository } from './people/user.repository';
+import { WebhookSecrets } from './webhook-secrets';
 
 const REPOSITORIES = [
   ApiKeyRepository,
@@ -52,9 +53,9 @@ function repositoryOn<T>(repository: new (db: DataSource) => T) {
     ...REPOSITORIES.map((repository) => repositoryOn<object>(repository)),
     {
       provide: CatalogService,
-      useFactory: (applications: ApplicationRepository, templates: TemplateRepository, prices: PriceRepository) =>
-        new CatalogService(applications, templates, prices),
-      inject: [ApplicationRepository, TemplateRepository, PriceRepository],
+      useFactory: (db: DataSource, applications: ApplicationRepository, templates: TemplateRepository, prices: PriceRepository, audit: AuditLogRepository) =>
+        new CatalogService(db, { applications, templates, prices, audit }),
+      inject: [DataSource, ApplicationRepository, TemplateRepository, PriceRepository, AuditLogRepository],
     },
     {
       provide: PeopleService,
@@ -68,7 +69,12 @@ function repositoryOn<T>(repository: new (db: DataSource) => T) {
       ) => new PeopleService(db, { users, sessions, invitations, audit, companies } satisfies PeopleRepositories),
       inject: [DataSource, UserRepository, SessionRepository, InvitationRepository, AuditLogRepository, CompanyRepository],
     },
+    {
+      provide: WebhookSecrets,
+      useFactory: (db: DataSource, audit: AuditLogRepository) => new WebhookSecrets(db, audit),
+      inject: [DataSource, AuditLogRepository],
+    },
   ],
-  exports: [...REPOSITORIES, CatalogService, PeopleService],
+  exports: [...REPOSITORIES, CatalogService, PeopleService, WebhookSecrets],
 })
 export class AccountsDataModule {}

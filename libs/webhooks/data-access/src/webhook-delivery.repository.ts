@@ -29,9 +29,14 @@ export interface WebhookDelivery {
   deadAt: Date | null;
 }
 
-/** A delivery with the company's current signing secret, for making an attempt. */
+/** A delivery with the company's signing secrets, for making an attempt. */
 export interface WebhookDeliveryToSend extends WebhookDelivery {
   webhookSecret: string;
+  /** The secret a rotation replaced, and until when it still signs (both null when none). */
+  previousWebhookSecret: string | null;
+  previousWebhookSecretExpiresAt: Date | null;
+  /** The attempt a resend from the console asked for: its failure dead-letters at once. */
+  resendAttempt: number | null;
 }
 
 export interface WebhookAttempt {
@@ -102,11 +107,19 @@ export class WebhookDeliveryRepository {
 
   async findToSend(id: string): Promise<WebhookDeliveryToSend | null> {
     const rows: Row[] = await this.db.query(
-      `SELECT ${DELIVERY_COLUMNS}, c.webhook_secret
+      `SELECT ${DELIVERY_COLUMNS}, d.resend_attempt, c.webhook_secret, c.previous_webhook_secret, c.previous_webhook_secret_expires_at
        FROM webhook_deliveries d JOIN companies c ON c.id = d.company_id WHERE d.id = $1`,
       [id],
     );
-    return rows[0] ? { ...toDelivery(rows[0]), webhookSecret: String(rows[0]['webhook_secret']) } : null;
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      ...toDelivery(row),
+      webhookSecret: String(row['webhook_secret']),
+      previousWebhookSecret: nullable(row['previous_webhook_secret'], String),
+      previousWebhookSecretExpiresAt: (row['previous_webhook_secret_expires_at'] as Date | null) ?? null,
+      resendAttempt: nullable(row['resend_attempt'], Number),
+    };
   }
 
   /**
@@ -124,10 +137,10 @@ export class WebhookDeliveryRepository {
              delivered_at = CASE WHEN $3::text = 'delivered' THEN now() END,
              dead_at = CASE WHEN $3::text = 'dead' THEN now() END
          WHERE id = $1 AND status = 'pending' AND attempts = $2 - 1
-         RETURNING id
+         RETURNING id, resend_attempt
        ), attempt AS (
-         INSERT INTO webhook_attempts (delivery_id, attempt, status_code, error, duration_ms, response_snippet)
-         SELECT id, $2, $6, $4, $7, $8 FROM delivery
+         INSERT INTO webhook_attempts (delivery_id, attempt, status_code, error, duration_ms, response_snippet, resend)
+         SELECT id, $2, $6, $4, $7, $8, resend_attempt IS NOT DISTINCT FROM $2 FROM delivery
          RETURNING id
        )
        SELECT count(*)::int AS recorded FROM attempt`,
