@@ -1,4 +1,4 @@
-import { SmppConnection, type ReceiptListener, type SmppConnectionOptions, type SmppLogger } from './smpp-connection';
+import { SmppConnection, type ReceiptListener, type SmppBindState, type SmppConnectionOptions, type SmppLogger } from './smpp-connection';
 import type { OutgoingPart, SubmitOutcome } from './submit-sm';
 
 /** Where one SMSC is and how to log in to it. */
@@ -37,6 +37,15 @@ class BindGroup {
  * The carrier connections of a dispatcher: a route picks its SMSC (its own, or the default one),
  * and within it a bind. Receipts come back over any bind of any SMSC to the same listeners.
  */
+/** One bind as CarrierRoutes.bindStates tells it. */
+export interface SmscBindStatus {
+  route: string;
+  bind: number;
+  target: string;
+  state: SmppBindState;
+  since: Date;
+}
+
 export class CarrierRoutes {
   private readonly defaultGroup: BindGroup;
   private readonly groups = new Map<string, BindGroup>();
@@ -63,6 +72,20 @@ export class CarrierRoutes {
 
   onReceipt(listener: ReceiptListener): void {
     for (const connection of this.all) connection.onReceipt(listener);
+  }
+
+  /**
+   * Every bind's state: its route (`default` for the SMSC of routes without one of their own),
+   * its number within the route, the SMSC and since when it has been in its state.
+   */
+  bindStates(): SmscBindStatus[] {
+    const routes: [string, BindGroup][] = [['default', this.defaultGroup], ...this.groups.entries()];
+    return routes.flatMap(([route, group]) => group.connections.map((connection, index) => ({ route, bind: index + 1, ...connection.status() })));
+  }
+
+  /** Called after any bind changes state. */
+  onBindStateChange(listener: () => void): void {
+    for (const connection of this.all) connection.onStateChange(listener);
   }
 
   /** Ready when every SMSC has at least one bind. */

@@ -51,7 +51,8 @@ export interface SmppLogger {
 /** May return a promise: the receipt is acknowledged (deliver_sm_resp) when it settles, refused when it rejects. */
 export type ReceiptListener = (receipt: DeliveryReceipt) => unknown;
 
-type State = 'idle' | 'connecting' | 'bound' | 'closing' | 'closed';
+export type SmppBindState = 'idle' | 'connecting' | 'bound' | 'closing' | 'closed';
+type State = SmppBindState;
 
 /** bind_transceiver refusals that no retry will fix. */
 const FATAL_BIND_STATUSES = new Set<number>([CommandStatus.ESME_RINVPASWD, CommandStatus.ESME_RINVSYSID]);
@@ -64,6 +65,8 @@ const silentLogger: SmppLogger = { info: () => undefined, warn: () => undefined,
  */
 export class SmppConnection {
   private state: State = 'idle';
+  private stateSince = new Date();
+  private stateListener?: () => void;
   private session: Session | null = null;
   private readonly window: SubmitWindow;
   private readonly listeners: ReceiptListener[] = [];
@@ -96,7 +99,7 @@ export class SmppConnection {
         if (error) reject(error);
         else resolve();
       };
-      this.state = 'connecting';
+      this.enter('connecting');
       this.open();
     });
     return this.connected;
@@ -104,6 +107,23 @@ export class SmppConnection {
 
   isBound(): boolean {
     return this.state === 'bound';
+  }
+
+  /** Where the bind is and since when, for the operators' view of the binds. */
+  status(): { target: string; state: SmppBindState; since: Date } {
+    return { target: `${this.options.host}:${this.options.port}`, state: this.state, since: this.stateSince };
+  }
+
+  /** Called after each change of state (bound, lost, closed); one listener. */
+  onStateChange(listener: () => void): void {
+    this.stateListener = listener;
+  }
+
+  private enter(state: State): void {
+    if (state === this.state) return;
+    this.state = state;
+    this.stateSince = new Date();
+    this.stateListener?.();
   }
 
   /**
@@ -129,7 +149,7 @@ export class SmppConnection {
   async close(): Promise<void> {
     if (this.state === 'closed' || this.state === 'closing') return;
     const wasBound = this.state === 'bound';
-    this.state = 'closing';
+    this.enter('closing');
     clearTimeout(this.reconnectTimer);
     this.stopTimers();
     this.settleConnect?.(new Error('SmppConnection closed before it was bound'));
@@ -144,7 +164,7 @@ export class SmppConnection {
     this.session = null;
     await this.disconnect(session);
     this.window.suspend('the connection was closed before the response came');
-    this.state = 'closed';
+    this.enter('closed');
     this.logger.info({ event: 'smpp_closed', host: this.options.host, port: this.options.port });
   }
 
@@ -194,7 +214,7 @@ export class SmppConnection {
   }
 
   private onBound(session: Session): void {
-    this.state = 'bound';
+    this.enter('bound');
     this.attempt = 0;
     this.logger.info({ event: 'smpp_bound', host: this.options.host, port: this.options.port, systemId: this.options.systemId });
     this.settleConnect?.();
@@ -209,7 +229,7 @@ export class SmppConnection {
     this.window.suspend('the connection was lost before the response came');
     if (this.state === 'closing' || this.state === 'closed') return;
     if (this.state === 'bound') this.logger.warn({ event: 'smpp_connection_lost', host: this.options.host, port: this.options.port });
-    this.state = 'connecting';
+    this.enter('connecting');
     this.reconnectTimer = setTimeout(() => this.open(), reconnectDelay(this.attempt++, this.options.reconnect));
   }
 

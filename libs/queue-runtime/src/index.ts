@@ -9,3 +9,4 @@ export * from './queue.module';
 export * from './probe-queues';
 export * from './outbox-relay';
 export * from './outbox.repository';
+export * from './platform-status';

@@ -5,6 +5,7 @@ import {
   TrafficPolicy,
   type DeliveryReceipt,
   type OutgoingPart,
+  type SmscBindStatus,
   type SmscTarget,
   type SubmitOutcome,
 } from '@mp/carrier';
@@ -65,6 +66,14 @@ export class CarrierPool implements OnModuleInit, OnApplicationShutdown {
 
   isBound(): boolean {
     return this.carriers.isBound();
+  }
+
+  bindStates(): SmscBindStatus[] {
+    return this.carriers.bindStates();
+  }
+
+  onBindStateChange(listener: () => void): void {
+    this.carriers.onBindStateChange(listener);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MessagingDataModule } from '@mp/messaging';
+import { BindStatePublisher } from '../carrier/bind-state.publisher';
 import { CarrierPool } from '../carrier/carrier-pool.service';
 import { ReceiptRecorder } from '../carrier/receipt-recorder.service';
 import { OutboxSweeper } from '../outbox-sweeper.service';
@@ -10,6 +11,6 @@ import { SubmitRecorder } from './submit-recorder.service';
 
 @Module({
   imports: [MessagingDataModule],
-  providers: [CarrierPool, ReceiptRecorder, SubmitRecorder, SmsSubmitter, SmsSubmitProcessor, CampaignBatchProcessor, OutboxSweeper],
+  providers: [CarrierPool, BindStatePublisher, ReceiptRecorder, SubmitRecorder, SmsSubmitter, SmsSubmitProcessor, CampaignBatchProcessor, OutboxSweeper],
 })
 export class SmsSubmitModule {}
