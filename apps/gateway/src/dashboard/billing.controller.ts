@@ -135,7 +135,9 @@ export class BillingController {
   @ApiBadRequest('A missing threshold, or one that is not decimal text of zero or more with at most 4 decimals, named in `error`')
   async changeSettings(@CurrentSession() session: LiveSession, @Body() body: BillingSettingsRequestDto, @Query() query: unknown): Promise<BillingSettingsDto> {
     const companyId = await this.scopes.companyOf(session, companyIdQuery(query).companyId);
-    await refusalsAnswered(() => this.settings.setLowBalanceThreshold(companyId, parseLowBalanceThreshold(body.low_balance_threshold), session.user.id));
+    await refusalsAnswered(() =>
+      this.settings.setLowBalanceThreshold(companyId, parseLowBalanceThreshold(body.low_balance_threshold ?? null), session.user.id),
+    );
     return this.settingsAnswer(companyId);
   }
 

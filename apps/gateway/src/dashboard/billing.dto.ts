@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { LEDGER_KINDS } from '@mp/billing';
-import { IsDefined, IsString, ValidateIf } from 'class-validator';
+import { IsOptional, IsString } from 'class-validator';
 import { Integer, Money, Nested, NullableText, OneOf, Text, Timestamp } from '../openapi/schema-properties';
 
 // The answers and the one body of the console's billing page (docs/dashboard-api.json).
@@ -52,11 +52,11 @@ export class BillingSettingsRequestDto {
   @ApiProperty({
     type: String,
     nullable: true,
+    required: false,
     example: '25.00',
-    description: 'The warning threshold as decimal text, zero or more, at most 4 decimals; null removes it',
+    description: 'The warning threshold as decimal text, zero or more, at most 4 decimals; null or absent: none (the settings are replaced whole)',
   })
-  @ValidateIf((body: BillingSettingsRequestDto) => body.low_balance_threshold !== null)
-  @IsString({ message: 'low_balance_threshold must be null or an amount as text, e.g. "25" or "7.5"' })
-  @IsDefined({ message: 'low_balance_threshold is required (null removes it)' })
-  low_balance_threshold: string | null;
+  @IsString({ message: 'low_balance_threshold must be an amount as text such as "25" or "7.5", or null' })
+  @IsOptional()
+  low_balance_threshold?: string;
 }
