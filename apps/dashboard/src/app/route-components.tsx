@@ -8,9 +8,14 @@ import { dashboardApi, endSession, sessionQuery, startSession } from '../api/que
 import type { SessionAnswer } from '../api/types';
 import { AppLayout } from '../layout/app-layout';
 import { OperatorHomePage } from '../pages/home/operator-home-page';
+import { CampaignDetailPage } from '../pages/campaigns/campaign-detail-page';
+import { CampaignsPage } from '../pages/campaigns/campaigns-page';
 import { InvitePage } from '../pages/invite/invite-page';
 import { parseKeyFilter } from '../pages/keys/key-filter';
 import { KeysPage } from '../pages/keys/keys-page';
+import { MessageDetailPage } from '../pages/messages/message-detail-page';
+import { messageFilterToSearch, parseMessageFilter } from '../pages/messages/message-filter';
+import { MessagesPage } from '../pages/messages/messages-page';
 import { SignInPage } from '../pages/sign-in/sign-in-page';
 import { TeamPage } from '../pages/team/team-page';
 
@@ -82,4 +87,26 @@ export function OperatorHomeRoute() {
   const session = useQuery(sessionQuery(api));
   if (!session.data) return null;
   return <OperatorHomePage user={session.data.user} />;
+}
+
+export function MessagesRoute() {
+  const search = useSearch({ from: '/signed-in/messages' });
+  const navigate = useNavigate({ from: '/messages' });
+  return <MessagesPage filter={parseMessageFilter({ ...search })} onFilterChange={(filter) => void navigate({ search: messageFilterToSearch(filter) })} />;
+}
+
+export function MessageDetailRoute() {
+  const { messageId } = useParams({ from: '/signed-in/messages/$messageId' });
+  return <MessageDetailPage messageId={messageId} />;
+}
+
+export function CampaignsRoute() {
+  const search = useSearch({ from: '/signed-in/campaigns' });
+  const navigate = useNavigate({ from: '/campaigns' });
+  return <CampaignsPage page={search.page ?? 1} onPageChange={(page) => void navigate({ search: page > 1 ? { page } : {} })} />;
+}
+
+export function CampaignDetailRoute() {
+  const { campaignId } = useParams({ from: '/signed-in/campaigns/$campaignId' });
+  return <CampaignDetailPage campaignId={campaignId} />;
 }

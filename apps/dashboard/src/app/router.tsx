@@ -5,9 +5,21 @@ import { createRootRouteWithContext, createRoute, createRouter, Outlet, redirect
 import type { ApiClient } from '../api/client';
 import { sessionQuery } from '../api/queries';
 import { parseKeyFilter } from '../pages/keys/key-filter';
+import { messageFilterToSearch, parseMessageFilter, type MessageSearchParams } from '../pages/messages/message-filter';
 import { NotFoundPage } from '../pages/not-found-page';
 import { safeRedirectTarget } from './redirect-target';
-import { InviteRoute, KeysRoute, OperatorHomeRoute, SignedInLayout, SignInRoute, TeamRoute } from './route-components';
+import {
+  CampaignDetailRoute,
+  CampaignsRoute,
+  InviteRoute,
+  KeysRoute,
+  MessageDetailRoute,
+  MessagesRoute,
+  OperatorHomeRoute,
+  SignedInLayout,
+  SignInRoute,
+  TeamRoute,
+} from './route-components';
 
 export interface RouterContext {
   queryClient: QueryClient;
@@ -81,7 +93,44 @@ export const teamRoute = createRoute({
   component: TeamRoute,
 });
 
-const routeTree = rootRoute.addChildren([signInRoute, inviteRoute, signedInRoute.addChildren([homeRoute, keysRoute, teamRoute])]);
+export const messagesRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'messages',
+  validateSearch: (search: Record<string, unknown>): MessageSearchParams => messageFilterToSearch(parseMessageFilter(search)),
+  beforeLoad: requireCompany,
+  component: MessagesRoute,
+});
+
+export const messageDetailRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'messages/$messageId',
+  beforeLoad: requireCompany,
+  component: MessageDetailRoute,
+});
+
+export const campaignsRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'campaigns',
+  validateSearch: (search: Record<string, unknown>): { page?: number } => {
+    const page = Number(search['page']);
+    return Number.isSafeInteger(page) && page > 1 ? { page } : {};
+  },
+  beforeLoad: requireCompany,
+  component: CampaignsRoute,
+});
+
+export const campaignDetailRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'campaigns/$campaignId',
+  beforeLoad: requireCompany,
+  component: CampaignDetailRoute,
+});
+
+const routeTree = rootRoute.addChildren([
+  signInRoute,
+  inviteRoute,
+  signedInRoute.addChildren([homeRoute, keysRoute, teamRoute, messagesRoute, messageDetailRoute, campaignsRoute, campaignDetailRoute]),
+]);
 
 export function createAppRouter(context: RouterContext, history?: RouterHistory) {
   return createRouter({

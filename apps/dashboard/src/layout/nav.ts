@@ -2,7 +2,7 @@ import type { Role } from '../api/types';
 
 export interface NavItem {
   label: string;
-  to: '/keys' | '/team' | '/';
+  to: '/keys' | '/team' | '/messages' | '/campaigns' | '/';
 }
 
 /**
@@ -12,6 +12,8 @@ export interface NavItem {
 export function navItemsFor(role: Role): NavItem[] {
   if (role === 'operator') return [{ label: 'Overview', to: '/' }];
   return [
+    { label: 'Messages', to: '/messages' },
+    { label: 'Campaigns', to: '/campaigns' },
     { label: 'API keys', to: '/keys' },
     { label: 'Team', to: '/team' },
   ];
