@@ -1,13 +1,4 @@
-import {
-  AccountsService,
-  accountsRepositories,
-  ApplicationRepository,
-  CatalogService,
-  PeopleService,
-  peopleRepositories,
-  PriceRepository,
-  TemplateRepository,
-} from '@mp/accounts';
+import { AccountsService, accountsRepositories, CatalogService, catalogRepositories, PeopleService, peopleRepositories } from '@mp/accounts';
 import { parseAssignments } from '@mp/accounts-domain';
 import { runMigrations } from '@mp/persistence';
 import { ALL_QUEUES } from '@mp/queue-contracts';
@@ -38,7 +29,7 @@ const people = async (context: AdminContext) => {
 };
 const catalog = async (context: AdminContext) => {
   const db = await context.database();
-  return new CatalogService(new ApplicationRepository(db), new TemplateRepository(db), new PriceRepository(db));
+  return new CatalogService(db, catalogRepositories(db));
 };
 
 /** Every command of the admin tool; each prints one JSON object. */

@@ -13,7 +13,9 @@ import { BillingDataModule } from '@mp/billing';
 import { OtpDataModule } from '@mp/otp';
 import { GatewayEnv } from '../gateway.env';
 import { MessagingDataModule } from '@mp/messaging';
+import { PricingModule } from '../pricing/pricing.module';
 import { SmsModule } from '../sms/sms.module';
+import { ApplicationsController } from './applications.controller';
 import { AuditController } from './audit.controller';
 import { BillingController } from './billing.controller';
 import { CampaignsConsoleController } from './campaigns.controller';
@@ -23,10 +25,17 @@ import { COOKIE_POLICY } from './dashboard.tokens';
 import { KeysController } from './keys.controller';
 import { MembersController } from './members.controller';
 import { MessagesController } from './messages.controller';
+import { OperatorCompaniesController } from './operator/companies.controller';
+import { OperatorOverviewController } from './operator/operator-overview.controller';
+import { OperatorPricesController } from './operator/prices.controller';
 import type { CookiePolicy } from './session-cookie';
 import { SessionController } from './session.controller';
 import { SignInThrottle } from './sign-in-throttle.service';
+import { TemplatePreviewService } from './template-preview.service';
+import { TemplatesController } from './templates.controller';
 import { VerificationsController } from './verifications.controller';
+import { WebhooksController } from './webhooks.controller';
+import { WebhooksDataModule } from '@mp/webhooks-data-access';
 
 const sessionLimits = (config: GatewayEnv) => ({
   idleMs: Math.round(config.DASHBOARD_SESSION_IDLE_MINUTES * 60_000),
@@ -39,7 +48,7 @@ const sessionLimits = (config: GatewayEnv) => ({
  * DashboardSessionGuard in place of the API key guard.
  */
 @Module({
-  imports: [AccountsDataModule, MessagingDataModule, SmsModule, BillingDataModule, OtpDataModule],
+  imports: [AccountsDataModule, MessagingDataModule, SmsModule, BillingDataModule, OtpDataModule, PricingModule, WebhooksDataModule],
   controllers: [
     SessionController,
     KeysController,
@@ -49,11 +58,18 @@ const sessionLimits = (config: GatewayEnv) => ({
     CampaignsConsoleController,
     VerificationsController,
     BillingController,
+    ApplicationsController,
+    TemplatesController,
+    WebhooksController,
+    OperatorCompaniesController,
+    OperatorPricesController,
+    OperatorOverviewController,
   ],
   providers: [
     DashboardSessionGuard,
     SignInThrottle,
     CompanyScopes,
+    TemplatePreviewService,
     {
       provide: DashboardSessions,
       useFactory: (sessions: SessionRepository, config: GatewayEnv) => new DashboardSessions(sessions, sessionLimits(config)),

@@ -115,7 +115,7 @@ function resolveTemplate(value: unknown): Result<OtpTemplateChoice> {
   return { ok: true, value: { text: value } };
 }
 
-function resolveCustomVars(value: unknown): Result<Record<string, string | number | boolean>> {
+export function resolveCustomVars(value: unknown): Result<Record<string, string | number | boolean>> {
   if (value === undefined || value === null) return { ok: true, value: {} };
   if (typeof value !== 'object' || Array.isArray(value)) return fail('custom_vars must be an object');
   const entries = Object.entries(value as Record<string, unknown>);

@@ -6,11 +6,10 @@ import {
   accountsRepositories,
   AccountsService,
   ApiKeyRepository,
-  ApplicationRepository,
   CatalogService,
+  catalogRepositories,
   InvalidArgumentError,
   NotFoundError,
-  PriceRepository,
   TemplateRepository,
   ACCOUNTS_ENTITIES,
 } from './index';
@@ -25,7 +24,7 @@ describe('accounts and catalog (PostgreSQL)', () => {
   beforeAll(async () => {
     db = await openTestDataSource('test', ACCOUNTS_ENTITIES);
     accounts = new AccountsService(db, accountsRepositories(db), PEPPER);
-    catalog = new CatalogService(new ApplicationRepository(db), new TemplateRepository(db), new PriceRepository(db));
+    catalog = new CatalogService(db, catalogRepositories(db));
   });
   afterAll(() => db.destroy());
 

@@ -15,6 +15,7 @@ describe('messaging-domain public API', () => {
     'splitRecipientString',
     'parseRecipients',
     'checkSender',
+    'findUcs2Character',
   ])('exports the function %s', (name) => {
     expect(typeof (domain as Record<string, unknown>)[name]).toBe('function');
   });
