@@ -33,15 +33,20 @@ export class QueueProducer implements OnApplicationShutdown {
   queue(name: QueueName): Queue {
     let queue = this.queues.get(name);
     if (!queue) {
-      this.connection ??= createRedisConnection(this.options.redisUrl, 'producer', this.options.appName);
       queue = new Queue(name, {
-        connection: this.connection,
+        connection: this.redis(),
         prefix: this.options.prefix,
         defaultJobOptions: defaultJobOptions(name),
       });
       this.queues.set(name, queue);
     }
     return queue;
+  }
+
+  /** The producer's Redis connection, for reads beside the queues (the operators' overview of SMSC binds). */
+  redis(): Redis {
+    this.connection ??= createRedisConnection(this.options.redisUrl, 'producer', this.options.appName);
+    return this.connection;
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -4,6 +4,7 @@ export * from './api-key.repository';
 export * from './application.repository';
 export * from './company.repository';
 export * from './price.repository';
+export * from './price-table';
 export * from './template.repository';
 export * from './accounts.service';
 export * from './catalog.service';
