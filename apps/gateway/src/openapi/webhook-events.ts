@@ -114,7 +114,7 @@ const SIGNATURE_HEADERS = [
     name: 'webhook-id',
     in: 'header' as const,
     required: true,
-    description: 'The delivery id: the same on every retry of this event, so a receiver can drop repeats',
+    description: 'The delivery id: the same on every retry of this event and on a resend from the console, so a receiver can drop repeats',
     schema: { type: 'string' as const },
   },
   {
@@ -129,7 +129,7 @@ const SIGNATURE_HEADERS = [
     in: 'header' as const,
     required: true,
     description:
-      '`v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}` (the exact bytes) with the key decoded from your signing secret `whsec_<base64>`; space-separated when several. Compare in constant time.',
+      "`v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}` (the exact bytes) with the key decoded from your signing secret `whsec_<base64>`. Space-separated when several: while a rotated secret's overlap lasts, one made with the new secret and one with the old; accept the request when any one verifies. Compare in constant time.",
     schema: { type: 'string' as const, pattern: '^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$' },
   },
   {
