@@ -9,7 +9,7 @@ export function userAnswer(user: UserRecord): UserDto {
     id: user.id,
     email: user.email,
     role: user.role,
-    company: user.companyId === null ? null : { id: user.companyId, name: user.companyName ?? '' },
+    company: user.companyId === null ? null : { id: user.companyId, name: user.companyName ?? '', suspended: user.companySuspended },
   };
 }
 

@@ -24,6 +24,7 @@ export const ApiRoleRefused = () =>
 
 const NOT_SIGNED_IN = errorAnswer('No live session (no cookie, signed out, removed, or past the idle or absolute timeout): `{ "error": "Not signed in" }`');
 const CSRF_TEXT = 'no `X-CSRF-Token` header equal to the session’s `csrf_token`: `{ "error": "CSRF token missing or wrong" }`';
+const SUSPENDED_TEXT = 'the user’s company is suspended (signing out is still allowed): `{ "error": "Company suspended: contact the platform operator" }`';
 const COMPANY_400 = 'an operator without `company_id`, or a query parameter given twice or unknown';
 const COMPANY_404 = 'a `company_id` that names no company, or (for a company’s user) another company: `{ "error": "Company not found" }`';
 
@@ -40,7 +41,8 @@ and \`DASHBOARD_SESSION_MAX_HOURS\` (12) after sign-in. Without a live session: 
 \`csrf_token\` of the session answer. Otherwise 403 \`{ "error": "CSRF token missing or wrong" }\` (checked after the session).
 
 **Roles.** \`owner\` and \`developer\` act on their company; a developer cannot change its members. An \`operator\`
-acts on any company, named by \`company_id\`. Another company's resource answers 404, never 403.
+acts on any company, named by \`company_id\`. Another company's resource answers 404, never 403. A user of a company an
+operator suspended may sign in and read, but every change but signing out answers 403 \`{ "error": "Company suspended: contact the platform operator" }\`.
 
 **Failures** are \`{ "error": "<text>" }\` plus the fields documented; validation failures add \`details\`.
 `.trim();
@@ -67,6 +69,7 @@ export function buildDashboardOpenApiDocument(app: INestApplication, dashboardMo
       else if (STATE_CHANGING.includes(method)) operation.security = [{ session: [], csrf: [] }];
       if (!open) ensure(operation, '401', NOT_SIGNED_IN);
       if (!open && STATE_CHANGING.includes(method)) orAlso(operation, '403', errorAnswer(`The request carries ${CSRF_TEXT}`), CSRF_TEXT);
+      if (!open && STATE_CHANGING.includes(method)) orAlso(operation, '403', errorAnswer(`Refused: ${SUSPENDED_TEXT}`), SUSPENDED_TEXT);
       if ((operation.parameters ?? []).some((parameter) => 'name' in parameter && parameter.name === 'company_id')) {
         orAlso(operation, '400', errorAnswer(`Refused: ${COMPANY_400}`), COMPANY_400);
         orAlso(operation, '404', errorAnswer(`Not found: ${COMPANY_404}`), COMPANY_404);

@@ -23,6 +23,7 @@ import { SESSION_COOKIE } from './session-cookie';
 const NO_SESSION = Symbol('dashboard-no-session');
 const OPTIONAL_SESSION = Symbol('dashboard-optional-session');
 const PERMISSION = Symbol('dashboard-permission');
+const WHILE_SUSPENDED = Symbol('dashboard-while-suspended');
 /** Methods that change something: each needs the session's CSRF token. */
 const STATE_CHANGING: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const CSRF_HEADER = 'x-csrf-token';
@@ -33,6 +34,9 @@ export const NoSession = () => SetMetadata(NO_SESSION, true);
 /** A read that answers with or without a session (who is signed in): the session, if live, is read; none is no refusal. */
 export const OptionalSession = () => SetMetadata(OPTIONAL_SESSION, true);
 
+/** A change a user of a suspended company may still make (signing out). */
+export const WhileSuspended = () => SetMetadata(WHILE_SUSPENDED, true);
+
 /** What the signed-in user's role must allow (the role rules of @mp/accounts-domain). */
 export const Needs = (permission: Permission) => applyDecorators(SetMetadata(PERMISSION, permission), ApiRoleRefused());
 
@@ -41,12 +45,14 @@ export type DashboardRequest = FastifyRequest & { dashboard?: LiveSession };
 export const notSignedIn = () => new ApiError(HttpStatus.UNAUTHORIZED, 'Not signed in');
 export const csrfRefused = () => new ApiError(HttpStatus.FORBIDDEN, 'CSRF token missing or wrong');
 export const roleRefused = () => new ApiError(HttpStatus.FORBIDDEN, 'Your role does not allow this');
+export const companySuspended = () => new ApiError(HttpStatus.FORBIDDEN, 'Company suspended: contact the platform operator');
 
 /**
  * The dashboard API's own authentication, in place of the API key guard (its routes are
  * @Public() to that one): the `mp_session` cookie names a live session (401 otherwise), a
  * state change carries that session's CSRF token in `X-CSRF-Token` (403 otherwise), and the
- * user's role allows what the route @Needs (403 otherwise). The one place roles are enforced.
+ * user's role allows what the route @Needs (403 otherwise), and a user of a suspended company
+ * changes nothing but signing out (403). The one place roles are enforced.
  */
 @Injectable()
 export class DashboardSessionGuard implements CanActivate {
@@ -66,6 +72,8 @@ export class DashboardSessionGuard implements CanActivate {
     if (STATE_CHANGING.has(request.method) && !csrfTokenMatches(token, headerValue(request.headers[CSRF_HEADER]))) throw csrfRefused();
     const permission = this.reflector.getAllAndOverride<Permission | undefined>(PERMISSION, targets);
     if (permission !== undefined && !mayDo(session.user.role, permission)) throw roleRefused();
+    if (session.user.companySuspended && STATE_CHANGING.has(request.method) && !this.reflector.getAllAndOverride<boolean | undefined>(WHILE_SUSPENDED, targets))
+      throw companySuspended();
     request.dashboard = session;
     return true;
   }

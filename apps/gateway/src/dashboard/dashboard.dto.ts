@@ -44,6 +44,7 @@ export class AcceptInvitationRequestDto {
 export class CompanyRefDto {
   @Uuid() id: string;
   @Text({ example: 'Acme' }) name: string;
+  @ApiProperty({ type: Boolean, description: 'An operator suspended the company: its users may read, but change nothing' }) suspended: boolean;
 }
 
 export class UserDto {

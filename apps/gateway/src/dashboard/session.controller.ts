@@ -8,7 +8,7 @@ import { ApiBadRequest, ApiTooManyRequests, ApiUnavailable } from '../openapi/er
 import { ApiWrongPassword } from './dashboard-openapi';
 import { sessionAnswer } from './dashboard-answers';
 import { SessionDto, SessionStateDto, SignedOutDto, SignedOutEverywhereDto, SignInRequestDto } from './dashboard.dto';
-import { CurrentSession, DashboardController, MaybeSession, NoSession, OptionalSession } from './dashboard-session.guard';
+import { CurrentSession, DashboardController, MaybeSession, NoSession, OptionalSession, WhileSuspended } from './dashboard-session.guard';
 import { clearSessionCookie, SESSION_COOKIE, setSessionCookie, type CookiePolicy } from './session-cookie';
 import { COOKIE_POLICY } from './dashboard.tokens';
 import { SignInThrottle } from './sign-in-throttle.service';
@@ -69,6 +69,7 @@ export class SessionController {
   }
 
   @Delete('session')
+  @WhileSuspended()
   @ApiOperation({ summary: 'Sign out: this session ends and its cookie is cleared' })
   @ApiOkResponse({ type: SignedOutDto, description: 'Signed out' })
   async signOut(@CurrentSession() session: LiveSession, @Res({ passthrough: true }) reply: FastifyReply): Promise<SignedOutDto> {
@@ -78,6 +79,7 @@ export class SessionController {
   }
 
   @Delete('sessions')
+  @WhileSuspended()
   @ApiOperation({ summary: 'Sign out everywhere: every session of this user ends, this one included' })
   @ApiOkResponse({ type: SignedOutEverywhereDto, description: 'Signed out everywhere' })
   async signOutEverywhere(@CurrentSession() session: LiveSession, @Res({ passthrough: true }) reply: FastifyReply): Promise<SignedOutEverywhereDto> {

@@ -9,6 +9,8 @@ export interface UserRecord {
   role: Role;
   companyId: string | null;
   companyName: string | null;
+  /** An operator suspended the user's company: they may read, but change nothing. */
+  companySuspended: boolean;
   createdAt: Date;
 }
 
@@ -18,14 +20,23 @@ interface UserRow {
   role: Role;
   company_id: string | null;
   company_name: string | null;
+  company_suspended: boolean;
   created_at: Date;
 }
 
 /** The columns of a UserRecord, from `users u LEFT JOIN companies c`. */
-export const USER_COLUMNS = `u.id, u.email, u.role, u.company_id, c.name AS company_name, u.created_at`;
+export const USER_COLUMNS = `u.id, u.email, u.role, u.company_id, c.name AS company_name, c.suspended_at IS NOT NULL AS company_suspended, u.created_at`;
 
 export function userRecord(row: UserRow): UserRecord {
-  return { id: row.id, email: row.email, role: row.role, companyId: row.company_id, companyName: row.company_name, createdAt: row.created_at };
+  return {
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    companyId: row.company_id,
+    companyName: row.company_name,
+    companySuspended: row.company_suspended,
+    createdAt: row.created_at,
+  };
 }
 
 const UNIQUE_VIOLATION = '23505';
