@@ -47,7 +47,7 @@ describe('dashboard API', () => {
       const answer = await client.signIn(acmeOwner.toUpperCase());
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual({
-        user: { id: expect.any(String), email: acmeOwner, role: 'owner', company: { id: acme.company_id, name: 'Acme' } },
+        user: { id: expect.any(String), email: acmeOwner, role: 'owner', company: { id: acme.company_id, name: 'Acme', suspended: false } },
         csrf_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       });
       const cookie = sessionSetCookie(answer.headers) ?? '';
