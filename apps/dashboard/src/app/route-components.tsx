@@ -7,6 +7,8 @@ import { useApi } from '../api/api-context';
 import { dashboardApi, endSession, sessionQuery, startSession } from '../api/queries';
 import type { SessionAnswer } from '../api/types';
 import { AppLayout } from '../layout/app-layout';
+import { ApplicationPage } from '../pages/applications/application-page';
+import { ApplicationsPage } from '../pages/applications/applications-page';
 import { OperatorHomePage } from '../pages/home/operator-home-page';
 import { CampaignDetailPage } from '../pages/campaigns/campaign-detail-page';
 import { CampaignsPage } from '../pages/campaigns/campaigns-page';
@@ -18,6 +20,12 @@ import { messageFilterToSearch, parseMessageFilter } from '../pages/messages/mes
 import { MessagesPage } from '../pages/messages/messages-page';
 import { SignInPage } from '../pages/sign-in/sign-in-page';
 import { TeamPage } from '../pages/team/team-page';
+import { deliveryFilterToSearch, parseDeliveryFilter } from '../pages/webhooks/webhook-rules';
+import { WebhooksPage } from '../pages/webhooks/webhooks-page';
+import { BillingPage } from '../pages/billing/billing-page';
+import { BillingSettingsPage } from '../pages/billing/billing-settings-page';
+import { ledgerFilterToSearch, parseLedgerFilter } from '../pages/billing/ledger-filter';
+import { VerificationsPage } from '../pages/verifications/verifications-page';
 
 function useStartSession(): (session: SessionAnswer, target?: string) => void {
   const api = useApi();
@@ -109,4 +117,59 @@ export function CampaignsRoute() {
 export function CampaignDetailRoute() {
   const { campaignId } = useParams({ from: '/signed-in/campaigns/$campaignId' });
   return <CampaignDetailPage campaignId={campaignId} />;
+}
+
+export function VerificationsRoute() {
+  const filter = useSearch({ from: '/signed-in/verifications' });
+  const navigate = useNavigate({ from: '/verifications' });
+  return <VerificationsPage filter={filter} onFilterChange={(next) => void navigate({ search: next })} />;
+}
+
+/** Whether the signed-in user may change billing settings (owners; the API refuses anyone else). */
+function useMayChangeBillingSettings(): boolean {
+  const api = useApi();
+  const session = useQuery(sessionQuery(api));
+  return session.data?.user.role === 'owner' || session.data?.user.role === 'operator';
+}
+
+export function BillingRoute() {
+  const search = useSearch({ from: '/signed-in/billing' });
+  const navigate = useNavigate({ from: '/billing' });
+  return (
+    <BillingPage
+      filter={parseLedgerFilter(search)}
+      onFilterChange={(next) => void navigate({ search: ledgerFilterToSearch(next) })}
+      canChangeSettings={useMayChangeBillingSettings()}
+    />
+  );
+}
+
+export function BillingSettingsRoute() {
+  return <BillingSettingsPage canChangeSettings={useMayChangeBillingSettings()} />;
+}
+
+export function WebhooksRoute() {
+  const api = useApi();
+  const session = useQuery(sessionQuery(api));
+  const search = useSearch({ from: '/signed-in/webhooks' });
+  const navigate = useNavigate({ from: '/webhooks' });
+  return (
+    <WebhooksPage
+      mayManageSecret={session.data?.user.role === 'owner' || session.data?.user.role === 'operator'}
+      filter={parseDeliveryFilter(search.status)}
+      onFilterChange={(filter) => void navigate({ search: deliveryFilterToSearch(filter) })}
+    />
+  );
+}
+
+export function ApplicationsRoute() {
+  const navigate = useNavigate({ from: '/applications' });
+  return <ApplicationsPage onCreated={(appid) => void navigate({ to: '/applications/$appid', params: { appid }, search: {} })} />;
+}
+
+export function ApplicationRoute() {
+  const { appid } = useParams({ from: '/signed-in/applications/$appid' });
+  const search = useSearch({ from: '/signed-in/applications/$appid' });
+  const navigate = useNavigate({ from: '/applications/$appid' });
+  return <ApplicationPage appid={appid} search={search} onSearch={(next) => void navigate({ search: next })} />;
 }

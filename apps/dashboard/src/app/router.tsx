@@ -6,9 +6,15 @@ import type { ApiClient } from '../api/client';
 import { sessionQuery } from '../api/queries';
 import { parseKeyFilter } from '../pages/keys/key-filter';
 import { messageFilterToSearch, parseMessageFilter, type MessageSearchParams } from '../pages/messages/message-filter';
+import { ledgerFilterToSearch, parseLedgerFilter, type LedgerSearchParams } from '../pages/billing/ledger-filter';
+import { parseTemplateSearch, type TemplateSearch } from '../pages/applications/template-view';
 import { NotFoundPage } from '../pages/not-found-page';
+import { deliveryFilterToSearch, parseDeliveryFilter } from '../pages/webhooks/webhook-rules';
+import { parseVerificationFilter, type VerificationFilter } from '../pages/verifications/verification-filter';
 import { safeRedirectTarget } from './redirect-target';
 import {
+  ApplicationRoute,
+  ApplicationsRoute,
   CampaignDetailRoute,
   CampaignsRoute,
   InviteRoute,
@@ -19,6 +25,10 @@ import {
   SignedInLayout,
   SignInRoute,
   TeamRoute,
+  WebhooksRoute,
+  VerificationsRoute,
+  BillingRoute,
+  BillingSettingsRoute,
 } from './route-components';
 
 export interface RouterContext {
@@ -126,10 +136,71 @@ export const campaignDetailRoute = createRoute({
   component: CampaignDetailRoute,
 });
 
+export const verificationsRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'verifications',
+  validateSearch: (search: Record<string, unknown>): VerificationFilter => parseVerificationFilter(search),
+  beforeLoad: requireCompany,
+  component: VerificationsRoute,
+});
+
+export const billingRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'billing',
+  validateSearch: (search: Record<string, unknown>): LedgerSearchParams => ledgerFilterToSearch(parseLedgerFilter(search)),
+  beforeLoad: requireCompany,
+  component: BillingRoute,
+});
+
+export const billingSettingsRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'billing/settings',
+  beforeLoad: requireCompany,
+  component: BillingSettingsRoute,
+});
+
+export const webhooksRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'webhooks',
+  validateSearch: (search: Record<string, unknown>): { status?: 'pending' | 'delivered' | 'dead' } =>
+    deliveryFilterToSearch(parseDeliveryFilter(search['status'])),
+  beforeLoad: requireCompany,
+  component: WebhooksRoute,
+});
+
+export const applicationsRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'applications',
+  beforeLoad: requireCompany,
+  component: ApplicationsRoute,
+});
+
+export const applicationRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'applications/$appid',
+  validateSearch: (search: Record<string, unknown>): TemplateSearch => parseTemplateSearch(search),
+  beforeLoad: requireCompany,
+  component: ApplicationRoute,
+});
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
   inviteRoute,
-  signedInRoute.addChildren([homeRoute, keysRoute, teamRoute, messagesRoute, messageDetailRoute, campaignsRoute, campaignDetailRoute]),
+  signedInRoute.addChildren([
+    homeRoute,
+    keysRoute,
+    teamRoute,
+    messagesRoute,
+    messageDetailRoute,
+    campaignsRoute,
+    campaignDetailRoute,
+    verificationsRoute,
+    billingRoute,
+    billingSettingsRoute,
+    webhooksRoute,
+    applicationsRoute,
+    applicationRoute,
+  ]),
 ]);
 
 export function createAppRouter(context: RouterContext, history?: RouterHistory) {

@@ -2,7 +2,7 @@ import type { Role } from '../api/types';
 
 export interface NavItem {
   label: string;
-  to: '/keys' | '/team' | '/messages' | '/campaigns' | '/';
+  to: '/keys' | '/team' | '/messages' | '/campaigns' | '/verifications' | '/billing' | '/webhooks' | '/applications' | '/';
 }
 
 /**
@@ -14,6 +14,10 @@ export function navItemsFor(role: Role): NavItem[] {
   return [
     { label: 'Messages', to: '/messages' },
     { label: 'Campaigns', to: '/campaigns' },
+    { label: 'Verifications', to: '/verifications' },
+    { label: 'Billing', to: '/billing' },
+    { label: 'Webhooks', to: '/webhooks' },
+    { label: 'Applications', to: '/applications' },
     { label: 'API keys', to: '/keys' },
     { label: 'Team', to: '/team' },
   ];
