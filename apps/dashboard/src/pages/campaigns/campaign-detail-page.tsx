@@ -110,7 +110,7 @@ export function CampaignDetailPage({ campaignId }: { campaignId: string }) {
         <Stack gap="xs">
           {detail.batch_details.map((batch) => (
             <Text key={batch.batch_id} size="sm">
-              Batch {batch.position}: {batch.recipients} recipients, <strong>{batch.status}</strong>,{' '}
+              Batch {batch.position}: {batch.recipients} {batch.recipients === 1 ? 'recipient' : 'recipients'}, <strong>{batch.status}</strong>,{' '}
               {batch.dispatched_at ? `sent ${when(batch.dispatched_at)}` : `due ${when(batch.scheduled_time)}`}
             </Text>
           ))}
