@@ -17,7 +17,7 @@ function When({ iso }: { iso: string }) {
 function AttemptLine({ attempt }: { attempt: WebhookAttempt }) {
   return (
     <List.Item>
-      <Text size="sm" component="span" fw={600} c={attemptSucceeded(attempt) ? 'green.9' : 'red.9'}>
+      <Text size="sm" component="span" fw={600} c={attemptSucceeded(attempt) ? undefined : 'red.9'}>
         {attemptResponse(attempt)}
       </Text>
       <Text size="sm" component="span">
