@@ -26,6 +26,10 @@ import { BillingPage } from '../pages/billing/billing-page';
 import { BillingSettingsPage } from '../pages/billing/billing-settings-page';
 import { ledgerFilterToSearch, parseLedgerFilter } from '../pages/billing/ledger-filter';
 import { VerificationsPage } from '../pages/verifications/verifications-page';
+import { CompaniesPage } from '../pages/operator/companies-page';
+import { CompanyDetailPage } from '../pages/operator/company-detail-page';
+import { parseCompanyFilter } from '../pages/operator/operator-rules';
+import { PricesPage } from '../pages/operator/prices-page';
 
 function useStartSession(): (session: SessionAnswer, target?: string) => void {
   const api = useApi();
@@ -172,4 +176,31 @@ export function ApplicationRoute() {
   const search = useSearch({ from: '/signed-in/applications/$appid' });
   const navigate = useNavigate({ from: '/applications/$appid' });
   return <ApplicationPage appid={appid} search={search} onSearch={(next) => void navigate({ search: next })} />;
+}
+
+export function CompaniesRoute() {
+  const search = useSearch({ from: '/signed-in/companies' });
+  const navigate = useNavigate({ from: '/companies' });
+  return (
+    <CompaniesPage
+      view={{ status: parseCompanyFilter(search.status), search: search.q ?? '' }}
+      onViewChange={(view) =>
+        void navigate({
+          search: { ...(view.status === 'all' ? {} : { status: view.status }), ...(view.search === '' ? {} : { q: view.search }) },
+          replace: true,
+        })
+      }
+    />
+  );
+}
+
+export function CompanyDetailRoute() {
+  const { companyId } = useParams({ from: '/signed-in/companies/$companyId' });
+  return <CompanyDetailPage companyId={companyId} />;
+}
+
+export function PricesRoute() {
+  const search = useSearch({ from: '/signed-in/prices' });
+  const navigate = useNavigate({ from: '/prices' });
+  return <PricesPage route={search.route ?? 'all'} onRouteChange={(route) => void navigate({ search: route === 'all' ? {} : { route }, replace: true })} />;
 }

@@ -9,6 +9,8 @@ import { messageFilterToSearch, parseMessageFilter, type MessageSearchParams } f
 import { ledgerFilterToSearch, parseLedgerFilter, type LedgerSearchParams } from '../pages/billing/ledger-filter';
 import { parseTemplateSearch, type TemplateSearch } from '../pages/applications/template-view';
 import { NotFoundPage } from '../pages/not-found-page';
+import { parseCompanyFilter } from '../pages/operator/operator-rules';
+import { parsePriceRouteFilter } from '../pages/operator/prices-page';
 import { deliveryFilterToSearch, parseDeliveryFilter } from '../pages/webhooks/webhook-rules';
 import { parseVerificationFilter, type VerificationFilter } from '../pages/verifications/verification-filter';
 import { safeRedirectTarget } from './redirect-target';
@@ -29,6 +31,9 @@ import {
   VerificationsRoute,
   BillingRoute,
   BillingSettingsRoute,
+  CompaniesRoute,
+  CompanyDetailRoute,
+  PricesRoute,
 } from './route-components';
 
 export interface RouterContext {
@@ -183,6 +188,41 @@ export const applicationRoute = createRoute({
   component: ApplicationRoute,
 });
 
+/** The operators' pages: anyone else goes to their own first page. */
+function requireOperator({ context }: { context: { session: { user: { role: string } } } }): void {
+  if (context.session.user.role !== 'operator') throw redirect({ to: '/', replace: true });
+}
+
+export const companiesRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'companies',
+  validateSearch: (search: Record<string, unknown>): { status?: 'active' | 'suspended'; q?: string } => {
+    const status = parseCompanyFilter(search['status']);
+    const q = typeof search['q'] === 'string' && search['q'] !== '' ? search['q'].slice(0, 200) : undefined;
+    return { ...(status === 'all' ? {} : { status }), ...(q === undefined ? {} : { q }) };
+  },
+  beforeLoad: requireOperator,
+  component: CompaniesRoute,
+});
+
+export const companyDetailRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'companies/$companyId',
+  beforeLoad: requireOperator,
+  component: CompanyDetailRoute,
+});
+
+export const pricesRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'prices',
+  validateSearch: (search: Record<string, unknown>): { route?: 'auto' | 'standard' | 'premium' | 'whatsapp' } => {
+    const route = parsePriceRouteFilter(search['route']);
+    return route === 'all' ? {} : { route };
+  },
+  beforeLoad: requireOperator,
+  component: PricesRoute,
+});
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
   inviteRoute,
@@ -200,6 +240,9 @@ const routeTree = rootRoute.addChildren([
     webhooksRoute,
     applicationsRoute,
     applicationRoute,
+    companiesRoute,
+    companyDetailRoute,
+    pricesRoute,
   ]),
 ]);
 

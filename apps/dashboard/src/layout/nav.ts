@@ -2,7 +2,7 @@ import type { Role } from '../api/types';
 
 export interface NavItem {
   label: string;
-  to: '/keys' | '/team' | '/messages' | '/campaigns' | '/verifications' | '/billing' | '/webhooks' | '/applications' | '/';
+  to: '/keys' | '/team' | '/messages' | '/campaigns' | '/verifications' | '/billing' | '/webhooks' | '/applications' | '/companies' | '/prices' | '/';
 }
 
 /**
@@ -10,7 +10,12 @@ export interface NavItem {
  * to a page that is not there yet would be a dead end.
  */
 export function navItemsFor(role: Role): NavItem[] {
-  if (role === 'operator') return [{ label: 'Overview', to: '/' }];
+  if (role === 'operator')
+    return [
+      { label: 'Overview', to: '/' },
+      { label: 'Companies', to: '/companies' },
+      { label: 'Prices', to: '/prices' },
+    ];
   return [
     { label: 'Messages', to: '/messages' },
     { label: 'Campaigns', to: '/campaigns' },

@@ -1,7 +1,8 @@
-import { Alert, Stack, Text, Title } from '@mantine/core';
+import { Stack, Text, Title } from '@mantine/core';
 import type { User } from '../../api/types';
+import { OverviewSections } from '../operator/overview-sections';
 
-/** What an operator sees until the operator pages (companies, prices) are built. */
+/** An operator's first page: the platform at a glance (queue depths, SMSC binds). */
 export function OperatorHomePage({ user }: { user: User }) {
   return (
     <Stack gap="lg">
@@ -13,10 +14,7 @@ export function OperatorHomePage({ user }: { user: User }) {
           Signed in as {user.email}, an operator of the platform.
         </Text>
       </div>
-      <Alert color="blue" variant="light" title="Operator pages">
-        The companies and price pages of the console are not available yet. Until then, operators manage companies, balances and prices with the admin tool (
-        <code>npm run admin</code>).
-      </Alert>
+      <OverviewSections />
     </Stack>
   );
 }
