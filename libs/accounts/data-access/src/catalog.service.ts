@@ -40,7 +40,7 @@ export interface TemplateChange {
 }
 
 /** A template text and its language, checked as the database would (a clear error instead). */
-export function checkTemplateText(input: { text: string; lang?: string }): { lang: string; text: string } {
+function checkTemplateText(input: { text: string; lang?: string }): { lang: string; text: string } {
   const lang = parseTemplateLang(input.lang ?? 'en');
   if (input.text.length < 1 || input.text.length > 1600) throw new InvalidArgumentError('text must be 1 to 1600 characters');
   if (input.text.includes('\u0000')) throw new InvalidArgumentError('text must not contain a NUL character');
