@@ -40,7 +40,7 @@ function DeliveryCard({ delivery, resending, onResend }: { delivery: WebhookDeli
   const status = STATUS_WORDS[delivery.status];
   return (
     <Card withBorder padding="sm" component="article" aria-label={`${delivery.event_type} webhook, ${status.label}`}>
-      <Group justify="space-between" wrap="nowrap" align="flex-start">
+      <Group justify="space-between" gap="xs" align="flex-start">
         <Text fw={600} ff="monospace" size="sm" style={{ wordBreak: 'break-all' }}>
           {delivery.event_type}
         </Text>

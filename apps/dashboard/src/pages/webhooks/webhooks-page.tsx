@@ -1,4 +1,5 @@
 import { Button, Card, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../../api/api-context';
@@ -31,6 +32,8 @@ function DeliveriesSection({ filter, onFilterChange }: { filter: DeliveryFilter;
     onError: (error) => notifications.show({ color: 'red', title: 'Not resent', message: error.message }),
   });
   const deliveries = log.data?.pages.flatMap((page) => page.items) ?? [];
+  // Four choices do not fit a phone's width side by side: there they are stacked.
+  const wide = useMediaQuery('(min-width: 36em)', true, { getInitialValueInEffect: false });
   return (
     <Card withBorder padding="md" component="section" aria-labelledby="deliveries-title">
       <Stack gap="sm">
@@ -42,7 +45,9 @@ function DeliveriesSection({ filter, onFilterChange }: { filter: DeliveryFilter;
           value={filter}
           onChange={(value) => onFilterChange(value as DeliveryFilter)}
           data={DELIVERY_FILTERS.map((choice) => ({ value: choice.value, label: choice.label }))}
-          style={{ alignSelf: 'flex-start', maxWidth: '100%' }}
+          orientation={wide ? 'horizontal' : 'vertical'}
+          fullWidth={!wide}
+          style={wide ? { alignSelf: 'flex-start' } : undefined}
         />
         {log.isPending ? (
           <LoadingState label="Loading deliveries…" />
