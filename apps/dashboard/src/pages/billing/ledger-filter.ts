@@ -27,8 +27,9 @@ function kinds(value: unknown): LedgerKind[] | undefined {
 }
 
 /** What a URL's search parameters ask the ledger to show; what cannot be read is left out. */
-export function parseLedgerFilter(search: Record<string, unknown>): LedgerFilter {
-  return withoutEmpty({ kinds: kinds(search['kinds']), ...urlDayRange(search), reference: urlText(search['reference']) });
+export function parseLedgerFilter(search: object): LedgerFilter {
+  const values = search as Record<string, unknown>;
+  return withoutEmpty({ kinds: kinds(values['kinds']), ...urlDayRange(values), reference: urlText(values['reference']) });
 }
 
 /** The filter as search parameters (kinds comma-separated, in the ledger's order), nothing for what is not set. */
