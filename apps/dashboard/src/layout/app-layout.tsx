@@ -1,5 +1,5 @@
 import { AppShell, Badge, Burger, Button, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useReducedMotion } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import type { User } from '../api/types';
 import { navItemsFor } from './nav';
@@ -42,8 +42,15 @@ export function AppLayout({
   children: ReactNode;
 }) {
   const [opened, { toggle, close }] = useDisclosure(false);
+  // The navigation slides in and out (and the page with it) unless the reader asked for less motion.
+  const reducedMotion = useReducedMotion();
   return (
-    <AppShell header={{ height: 60 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+      transitionDuration={reducedMotion ? 0 : 200}
+    >
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
