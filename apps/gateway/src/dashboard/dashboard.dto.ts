@@ -145,7 +145,7 @@ export class AuditEntryDto {
   @Text({
     example: 'key.created',
     description:
-      '`key.created`, `key.revoked`, `member.invited`, `invitation.cancelled`, `member.joined`, `member.removed`, `member.created`, `balance.topped_up`, `settings.changed`, `application.created`, `template.created`, `template.text_set`, `template.text_removed`, `template.deleted`, `company.created`',
+      '`key.created`, `key.revoked`, `member.invited`, `invitation.cancelled`, `member.joined`, `member.removed`, `member.created`, `balance.topped_up`, `settings.changed`, `application.created`, `template.created`, `template.text_set`, `template.text_removed`, `template.deleted`, `webhook_secret.revealed`, `webhook_secret.rotated`, `company.created`',
   })
   action: string;
   @ApiProperty({ type: 'object', additionalProperties: true, example: { key_id: '0195f7a2-…', api_key: 'mpk_…' }, description: 'What changed' })
