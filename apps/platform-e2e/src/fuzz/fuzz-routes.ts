@@ -168,6 +168,11 @@ export function invitationShape(): BodyShape {
   return { fields: { email: emails, role: fc.constantFrom('developer', 'owner', 'operator', 'admin', '') } };
 }
 
+/** POST /dashboard/api/messages/test: one number, a text, a sender (POST /sms/send's rules). */
+export function testMessageShape(): BodyShape {
+  return { fields: { to: phoneLists, message: texts, from: senders } };
+}
+
 export function acceptInvitationShape(): BodyShape {
   return { fields: { password: passwords } };
 }
@@ -236,12 +241,27 @@ export function dashboardReadRoutes(ids: KnownIds): ReadRoute[] {
   const companyQuery = (names: string[]) => queryString(['company_id', ...names], fc.oneof(companyIds, fc.constantFrom('1', '42', '9007199254740993', '-1')));
   const keyId = pathId(known(() => ids.dashboardKeyIds, '0193e8a0-0000-7000-8000-000000000004'));
   const userId = pathId(known(() => ids.dashboardUserIds, '0193e8a0-0000-7000-8000-000000000005'));
+  const messageId = pathId(known(() => ids.messageIds, '0193e8a0-0000-7000-8000-000000000001'));
+  const campaignId = pathId(known(() => ids.campaignIds, '0193e8a0-0000-7000-8000-000000000002'));
+  const logValues = fc.oneof(
+    companyIds,
+    fc.constantFrom('+4479', '447911 123', 'delivered', 'delivered,failed', 'lost', '2026-11-01', '2026-11-26T10:00:00Z', '1', '100', '101', 'WyIxIl0'),
+  );
+  const messageLogQuery = queryString(['company_id', 'search', 'status', 'from', 'to', 'campaign_id', 'limit', 'cursor'], logValues);
   const at = (path: fc.Arbitrary<string>, method: ReadRoute['method'] = 'GET'): ReadRoute => ({ method, path });
   return [
     at(fc.constantFrom('/dashboard/api/session', '/dashboard/api/docs/openapi.json', '/dashboard/api/nope', '/dashboard/api')),
     at(companyQuery([]).map((q) => `/dashboard/api/keys${q}`)),
     at(companyQuery([]).map((q) => `/dashboard/api/members${q}`)),
     at(companyQuery(['cursor']).map((q) => `/dashboard/api/audit${q}`)),
+    at(messageLogQuery.map((q) => `/dashboard/api/messages${q}`)),
+    at(fc.tuple(messageId, companyQuery([])).map(([id, q]) => `/dashboard/api/messages/${id}${q}`)),
+    at(companyQuery(['status', 'page', 'limit']).map((q) => `/dashboard/api/campaigns${q}`)),
+    at(fc.tuple(campaignId, companyQuery([])).map(([id, q]) => `/dashboard/api/campaigns/${id}${q}`)),
+    at(
+      fc.tuple(campaignId, companyQuery([])).map(([id, q]) => `/dashboard/api/campaigns/${id}/cancel${q}`),
+      'POST',
+    ),
     at(
       fc.tuple(keyId, companyQuery([])).map(([id, q]) => `/dashboard/api/keys/${id}${q}`),
       'DELETE',
