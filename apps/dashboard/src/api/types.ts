@@ -7,7 +7,8 @@ export interface User {
   email: string;
   role: Role;
   /** Null for operators, who see every company. */
-  company: { id: string; name: string } | null;
+  /** `suspended`: an operator suspended the company; its users may read but change nothing. */
+  company: { id: string; name: string; suspended?: boolean } | null;
 }
 
 export interface SessionAnswer {

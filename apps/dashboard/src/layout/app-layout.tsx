@@ -1,4 +1,4 @@
-import { AppShell, Badge, Burger, Button, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Alert, AppShell, Badge, Burger, Button, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useReducedMotion } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import type { User } from '../api/types';
@@ -106,7 +106,14 @@ export function AppLayout({
           </Button>
         </AppShell.Section>
       </AppShell.Navbar>
-      <AppShell.Main>{children}</AppShell.Main>
+      <AppShell.Main>
+        {user.company?.suspended && (
+          <Alert color="red" variant="light" title="Your company is suspended" role="status" mb="md">
+            You can read everything, but nothing can be changed and your API keys are refused until the platform operator lifts the suspension.
+          </Alert>
+        )}
+        {children}
+      </AppShell.Main>
     </AppShell>
   );
 }

@@ -161,6 +161,20 @@ describe("the operators' pages", () => {
     expect(within(binds).getByText('127.0.0.1:2775')).toBeInTheDocument();
   });
 
+  it("tells a suspended company's users that they can read but change nothing", async () => {
+    const suspendedOwner = { ...OWNER, company: { ...OWNER.company, suspended: true } };
+    const api = new FakeApi().on('GET /session', sessionOf(suspendedOwner as never)).on('GET /keys', { status: 200, body: { items: [] } });
+    start(api, '/dashboard/keys');
+    expect(await screen.findByText('Your company is suspended')).toBeInTheDocument();
+  });
+
+  it('shows no suspension to an active company', async () => {
+    const api = new FakeApi().on('GET /session', sessionOf(OWNER)).on('GET /keys', { status: 200, body: { items: [] } });
+    start(api, '/dashboard/keys');
+    await screen.findByRole('heading', { name: 'API keys' });
+    expect(screen.queryByText('Your company is suspended')).not.toBeInTheDocument();
+  });
+
   it('sends an owner who opens an operator page to their own first page', async () => {
     const api = new FakeApi().on('GET /session', sessionOf(OWNER)).on('GET /keys', { status: 200, body: { items: [] } });
     const { app } = start(api, '/dashboard/companies');
