@@ -11,11 +11,15 @@ import {
   readRoutes,
   signInShape,
   smsSendShape,
+  testMessageShape,
   tokenShape,
   whatsappShape,
   type KnownIds,
 } from './fuzz-routes';
+import { verificationAndBillingReadRoutes } from './fuzz-console-reads';
+import { applicationPostRoutes, applicationReadRoutes } from './fuzz-applications';
 import { anyText, jsonBody, NASTY_TEXTS, type BodyShape } from './fuzz-values';
+import { webhookPostRoutes, webhookReadRoutes } from './fuzz-webhooks';
 
 /** What the fuzz run knows of its company, to make credentials of every kind. */
 export interface FuzzCompany {
@@ -131,8 +135,11 @@ function postRoutes(company: FuzzCompany, ids: KnownIds): PostRoute[] {
     // The body is not read: a new key takes nothing.
     { path: '/dashboard/api/keys', shape: { fields: { company_id: fc.uuid(), name: fc.string({ maxLength: 50 }) } } },
     { path: '/dashboard/api/invitations', shape: invitationShape() },
+    { path: '/dashboard/api/messages/test', shape: testMessageShape() },
     { path: '/dashboard/api/invitations/q0xZ1c2v9oA7Yt0b5R1Qq0xZ1c2v9oA7Yt0b5R1Qabc/accept', shape: acceptInvitationShape() },
     { path: '/dashboard/api/invitations/%00/accept', shape: acceptInvitationShape() },
+    ...applicationPostRoutes(ids),
+    ...webhookPostRoutes(),
   ];
 }
 
@@ -162,7 +169,7 @@ export function postRequests(company: FuzzCompany, ids: KnownIds): fc.Arbitrary<
 
 /** A GET, DELETE or body-less POST, with made-up, odd or known ids and query strings. */
 export function readRequests(company: FuzzCompany, ids: KnownIds): fc.Arbitrary<FuzzRequest> {
-  const routes = [...readRoutes(ids), ...dashboardReadRoutes(ids)];
+  const routes = [...readRoutes(ids), ...dashboardReadRoutes(ids), ...verificationAndBillingReadRoutes(), ...applicationReadRoutes(ids), ...webhookReadRoutes()];
   const strayBody = fc.option(fc.constantFrom('{}', '{"a":1}', '\u0000', 'x'.repeat(2_000_000), NASTY_TEXTS[3]), { freq: 8 });
   return fc
     .integer({ min: 0, max: routes.length - 1 })
