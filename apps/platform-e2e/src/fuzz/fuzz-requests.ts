@@ -169,7 +169,13 @@ export function postRequests(company: FuzzCompany, ids: KnownIds): fc.Arbitrary<
 
 /** A GET, DELETE or body-less POST, with made-up, odd or known ids and query strings. */
 export function readRequests(company: FuzzCompany, ids: KnownIds): fc.Arbitrary<FuzzRequest> {
-  const routes = [...readRoutes(ids), ...dashboardReadRoutes(ids), ...verificationAndBillingReadRoutes(), ...applicationReadRoutes(ids), ...webhookReadRoutes()];
+  const routes = [
+    ...readRoutes(ids),
+    ...dashboardReadRoutes(ids),
+    ...verificationAndBillingReadRoutes(),
+    ...applicationReadRoutes(ids),
+    ...webhookReadRoutes(),
+  ];
   const strayBody = fc.option(fc.constantFrom('{}', '{"a":1}', '\u0000', 'x'.repeat(2_000_000), NASTY_TEXTS[3]), { freq: 8 });
   return fc
     .integer({ min: 0, max: routes.length - 1 })
