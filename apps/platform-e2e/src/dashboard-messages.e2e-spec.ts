@@ -183,14 +183,12 @@ describe('dashboard API: messages and campaigns', () => {
 
     beforeAll(async () => {
       const scheduled = new Date(Date.now() + 3_600_000).toISOString();
-      const accepted = await api
-        .as(acme)
-        .post<{ data: { campaign_id: string } }>('/sms/send-bulk', {
-          recipients: ['+447911100001', '+447911100002'],
-          message: 'Later',
-          from: 'Acme',
-          scheduled_time: scheduled,
-        });
+      const accepted = await api.as(acme).post<{ data: { campaign_id: string } }>('/sms/send-bulk', {
+        recipients: ['+447911100001', '+447911100002'],
+        message: 'Later',
+        from: 'Acme',
+        scheduled_time: scheduled,
+      });
       expect([accepted.status, accepted.body]).toEqual([200, expect.anything()]);
       campaignId = accepted.body.data.campaign_id;
     });
