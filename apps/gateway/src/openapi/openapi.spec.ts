@@ -164,7 +164,7 @@ describe('docs/openapi.json', () => {
 describe('docs/dashboard-api.json', () => {
   let generated: string;
   let document: Json;
-  const OPEN_DASHBOARD = ['POST /dashboard/api/session', 'POST /dashboard/api/invitations/{token}/accept'];
+  const OPEN_DASHBOARD = ['POST /dashboard/api/session', 'GET /dashboard/api/session', 'POST /dashboard/api/invitations/{token}/accept'];
 
   beforeAll(async () => {
     generated = (await texts).dashboardApi;
@@ -183,7 +183,7 @@ describe('docs/dashboard-api.json', () => {
     expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['csrf', 'session']);
   });
 
-  it('says 401 on every route but signing in and accepting an invitation, and 403 for a missing CSRF token on every change', () => {
+  it('says 401 on every route but signing in, asking who is signed in and accepting an invitation, and 403 for a missing CSRF token on every change', () => {
     for (const [name, operation] of operations(document)) {
       const open = OPEN_DASHBOARD.includes(name);
       expect([name, operation.security]).toEqual([name, open ? [] : name.startsWith('GET ') ? undefined : [{ session: [], csrf: [] }]]);
@@ -191,5 +191,6 @@ describe('docs/dashboard-api.json', () => {
       if (!open && !name.startsWith('GET ')) expect([name, operation.responses['403'].description]).toEqual([name, expect.stringMatching(/CSRF/)]);
     }
     expect(document.paths['/dashboard/api/session'].post.responses['429'].headers['Retry-After'].required).toBe(true);
+    expect(document.paths['/dashboard/api/session'].get.responses['401']).toBeUndefined();
   });
 });
