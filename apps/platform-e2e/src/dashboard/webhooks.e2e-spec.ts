@@ -9,11 +9,13 @@ import { admin, answering, eventually, startStack, startWebhookReceiver, type Ru
 import { verifyWebhook } from '@mp/webhooks';
 import type { Page } from 'playwright-core';
 import { ApiClient, createCompany, type Company } from '../support/api-client';
-import { lookAt, openBrowser, type AxeFinding, type ConsoleBrowser } from './browser';
+import { lookAt, openBrowser, WIDTHS, type AxeFinding, type ConsoleBrowser } from './browser';
 
 jest.setTimeout(300_000);
 
 const PASSWORD = 'owner passphrase 4';
+/** Run in the page: nothing wider than the window. */
+const FITS = 'document.documentElement.scrollWidth <= window.innerWidth';
 
 describe('the console’s Webhooks page', () => {
   let stack: RunningStack;
@@ -45,6 +47,16 @@ describe('the console’s Webhooks page', () => {
       if (attempt % 5 === 4) await page.reload();
     }
     await card.first().waitFor({ timeout: 5_000 });
+  }
+
+  /** Whether the page, settled at phone width, needs no sideways scrolling. */
+  async function fitsPhone(): Promise<boolean> {
+    await page.setViewportSize(WIDTHS.phone);
+    // The app shell's navigation slides away when the width crosses its breakpoint: let it finish.
+    await page.waitForFunction(FITS, undefined, { timeout: 3_000 }).catch(() => undefined);
+    const fits = (await page.evaluate(FITS)) as boolean;
+    await page.setViewportSize(WIDTHS.desktop);
+    return fits;
   }
 
   beforeAll(async () => {
@@ -86,6 +98,7 @@ describe('the console’s Webhooks page', () => {
     await field.waitFor();
     expect(await field.inputValue()).toBe(company.webhook_secret);
     findings.push(...(await lookAt(page, 'webhooks-secret-revealed')));
+    expect(await fitsPhone()).toBe(true);
 
     await page.getByRole('button', { name: 'Rotate secret' }).click();
     const dialog = page.getByRole('dialog', { name: 'Rotate the signing secret?' });
@@ -128,6 +141,7 @@ describe('the console’s Webhooks page', () => {
       expect(await attempts.count()).toBe(13);
       expect(await attempts.filter({ hasText: 'HTTP 500' }).count()).toBe(13);
       findings.push(...(await lookAt(page, 'webhooks-dead-letters')));
+      expect(await fitsPhone()).toBe(true);
 
       const deliveryId = failing.received.find((r) => r.body.includes('"message.sent"'))?.headers['webhook-id'];
       failing.answer = answering(204);
