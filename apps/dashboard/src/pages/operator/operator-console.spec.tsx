@@ -122,8 +122,13 @@ describe("the operators' pages", () => {
         { status: 400, body: { error: 'line 3: route must be one of auto, standard, premium, whatsapp' } },
         { status: 200, body: { imported: 2 } },
       );
-    const { user } = start(api, '/dashboard/prices');
+    const { app, user } = start(api, '/dashboard/prices');
     expect(await screen.findByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', '/dashboard/api/operator/prices.csv');
+    await user.selectOptions(await screen.findByLabelText('Route'), 'premium');
+    await waitFor(() => expect(path(app)).toBe('/prices?route=premium'));
+    expect(screen.queryByText('+ (every number) · auto')).not.toBeInTheDocument();
+    await user.selectOptions(screen.getByLabelText('Route'), 'all');
+    await waitFor(() => expect(path(app)).toBe('/prices'));
     await user.click(await screen.findByRole('button', { name: 'Edit price of +44 premium' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit price of +44 premium' });
     const price = within(dialog).getByLabelText('Price');

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Input, Stack, Text } from '@mantine/core';
+import { Alert, Button, Input, Stack, Text } from '@mantine/core';
 import { useId, useState, type FormEvent } from 'react';
 
 /** Reads a chosen CSV file as text and hands it over; shows the API's answer (how many were set, or the line it refused). */
@@ -31,14 +31,14 @@ export function PriceImport({
   return (
     <form onSubmit={(event) => void submit(event)} aria-label="Import prices">
       <Stack gap="sm">
-        <Group align="flex-end" gap="sm" wrap="wrap">
+        <Stack gap="sm" align="flex-start">
           {/* The browser's own file input: a label it is named by, and keyboard and screen reader support as every browser gives it. */}
           <Input.Wrapper
             label="Price file (CSV)"
             labelElement="label"
             id={inputId}
             description="A header prefix,route,price, then one price a line: the export's format. All rows are checked first; one bad row changes nothing."
-            style={{ flex: '1 1 16rem' }}
+            style={{ width: '100%', minWidth: 0 }}
           >
             <input
               id={inputId}
@@ -51,7 +51,7 @@ export function PriceImport({
           <Button type="submit" variant="default" loading={pending}>
             Import prices
           </Button>
-        </Group>
+        </Stack>
         {(readError ?? error) && (
           <Alert color="red" variant="light" role="alert" title="Nothing was imported">
             {readError ?? error}

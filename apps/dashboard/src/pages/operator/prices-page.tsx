@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Card, Group, Modal, SegmentedControl, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, Modal, NativeSelect, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -80,12 +80,12 @@ export function PricesPage({ route, onRouteChange }: { route: PriceRouteFilter; 
           onImport={(csv) => importing.mutate(csv)}
         />
       </Card>
-      <SegmentedControl
-        aria-label="Which route's prices to show"
+      <NativeSelect
+        label="Route"
         value={route}
-        onChange={(value) => onRouteChange(value as PriceRouteFilter)}
-        data={['all', ...PRICE_ROUTES].map((value) => ({ value, label: value === 'all' ? 'All routes' : value }))}
-        style={{ alignSelf: 'flex-start', maxWidth: '100%' }}
+        onChange={(event) => onRouteChange(parsePriceRouteFilter(event.currentTarget.value))}
+        data={[{ value: 'all', label: 'All routes' }, ...PRICE_ROUTES.map((value) => ({ value, label: value }))]}
+        style={{ alignSelf: 'flex-start', minWidth: '12rem' }}
       />
       {prices.isPending ? (
         <LoadingState label="Loading prices…" />
