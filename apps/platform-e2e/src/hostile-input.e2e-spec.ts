@@ -91,6 +91,24 @@ describe('hostile input answers 4xx with an error, never 500', () => {
     });
   });
 
+  describe('a lone surrogate never reaches PostgreSQL (jsonb refuses it, text would keep U+FFFD)', () => {
+    const otp = (fields: string) => `{"appid":"${acme.appid}","recipient":"${PHONE}",${fields}}`;
+    it.each([
+      ['/sms/send', () => `{"to":"${PHONE}","message":"x\\udfffy"}`, 'message'],
+      ['/sms/send-bulk', () => `{"messages":[{"to":"${PHONE}","message":"x","reference":"\\ud800"}],"from":"Acme"}`, 'messages[0].reference'],
+      ['/otp/send', () => otp('"custom_vars":{"shop":"\\udfff"}'), 'custom_vars.shop'],
+    ])('%s: 400 naming %s', async (path, body, field) => {
+      expect(await api.post(path, jsonText(body()))).toEqual({
+        status: 400,
+        body: { error: `${field} must be valid Unicode text: it holds half of a surrogate pair (an escape \\ud800 to \\udfff without its other half)` },
+      });
+    });
+
+    it('sends an escaped pair as the character it is', async () => {
+      expect((await api.post('/sms/send', jsonText(`{"to":"${PHONE}","message":"\\ud83d\\ude00"}`))).status).toBe(200);
+    });
+  });
+
   describe('JSON nested deeper than any body the API reads', () => {
     const tooDeep = { status: 400, body: { error: 'JSON nested too deeply (at most 32 levels)' } };
     it('is refused before anything walks it, with credentials or without', async () => {

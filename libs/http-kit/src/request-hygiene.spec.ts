@@ -146,6 +146,18 @@ describe('request hygiene (createHttpApp over a real socket)', () => {
     expect(await send(port, 'GET', '/items/a?q=%01%C2%A0', { contentType: '' })).toEqual({ status: 200, body: { id: 'a', q: '\u0001\u00a0' } });
   });
 
+  it('refuses a lone surrogate in the body, naming where, and lets a whole pair through, escaped or not', async () => {
+    expect(await send(port, 'POST', '/echo', { body: '{"to":"x\\udfffy"}' })).toEqual({
+      status: 400,
+      body: { error: 'to must be valid Unicode text: it holds half of a surrogate pair (an escape \\ud800 to \\udfff without its other half)' },
+    });
+    expect((await send(port, 'POST', '/bulk', { body: '{"messages":[{"to":"\\uD83D"}]}' })).body).toMatchObject({
+      error: expect.stringMatching(/^messages\[0\]\.to must be valid Unicode/),
+    });
+    expect((await send(port, 'POST', '/echo', { body: '{"to":"\\ud83d\\ude00 😀"}' })).status).toBe(200);
+    expect(await send(port, 'POST', '/token', { body: '{"to":"\\udfff"}' })).toEqual({ status: 401, body: { error: 'Unauthorized' } });
+  });
+
   it("routes an id of any length to its handler, rather than answering 414 in the router's own shape", async () => {
     const id = 'x'.repeat(5000);
     expect(await send(port, 'GET', `/items/${id}`, { contentType: '' })).toEqual({ status: 200, body: { id, q: null } });

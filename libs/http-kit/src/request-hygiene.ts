@@ -5,7 +5,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { parse as parseSecureJson } from 'secure-json-parse';
 import { ApiError, unauthorized } from './api-error';
-import { findNulCharacter, nulError, scanJsonText, TOO_DEEP_ERROR } from './request-text';
+import { badCharacterError, findBadCharacter, scanJsonText, TOO_DEEP_ERROR } from './request-text';
 
 /** Fastify route config of a route whose body carries credentials (see CredentialsInBody). */
 interface HygieneRouteConfig {
@@ -32,7 +32,8 @@ export interface BodyLimits {
  * - JSON only (`application/json`, any `+json` type is not it): another Content-Type with a
  *   body is 415;
  * - JSON nested deeper than MAX_JSON_DEPTH: 400, before it is parsed;
- * - the NUL character in any string of the body, the query or the path: 400 naming the field.
+ * - the NUL character, or a lone surrogate, in any string of the body, the query or the path:
+ *   400 naming the field.
  */
 export function installRequestHygiene(fastify: FastifyInstance, limits: BodyLimits): void {
   fastify.addHook('onRoute', (route) => {
@@ -48,9 +49,9 @@ export function installRequestHygiene(fastify: FastifyInstance, limits: BodyLimi
     }
   });
   fastify.addHook('preValidation', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    const field = findNulCharacter(request.query, 'query') ?? findNulCharacter(request.params, 'path');
-    if (field === undefined) return done();
-    void reply.status(HttpStatus.BAD_REQUEST).send({ error: nulError(field) });
+    const found = findBadCharacter(request.query, 'query') ?? findBadCharacter(request.params, 'path');
+    if (found === undefined) return done();
+    void reply.status(HttpStatus.BAD_REQUEST).send({ error: badCharacterError(found.field, found.bad) });
   });
 }
 
@@ -65,11 +66,11 @@ function parseJsonBody(request: FastifyRequest, text: string): unknown {
   const facts = scanJsonText(text);
   if (facts.tooDeep) throw new ApiError(HttpStatus.BAD_REQUEST, TOO_DEEP_ERROR);
   const body = secureJsonParse(text);
-  if (!facts.hasNul) return body;
-  const field = findNulCharacter(body);
-  if (field === undefined) return body;
+  if (!facts.hasNul && !facts.hasSurrogateEscape) return body;
+  const found = findBadCharacter(body);
+  if (found === undefined) return body;
   if ((request.routeOptions.config as HygieneRouteConfig | undefined)?.credentialsInBody) throw unauthorized();
-  throw new ApiError(HttpStatus.BAD_REQUEST, nulError(field));
+  throw new ApiError(HttpStatus.BAD_REQUEST, badCharacterError(found.field, found.bad));
 }
 
 /** As Fastify's own JSON parser: `__proto__` and `constructor.prototype` keys refused. */

@@ -42,7 +42,9 @@ const THROTTLED: ResponseObject = {
   headers: RETRY_AFTER_HEADER,
 };
 export const UNAVAILABLE = errorAnswer('The database or the queue is unreachable; nothing was charged or half-written', RETRY_AFTER_HEADER);
-const MALFORMED = errorAnswer('Malformed JSON (or nested more deeply than 32 levels), or a field that is missing or invalid, named in `error`');
+const MALFORMED = errorAnswer(
+  'Malformed JSON (or nested more deeply than 32 levels), a string holding a NUL character (U+0000) or half of a surrogate pair, or a field that is missing or invalid, named in `error`',
+);
 const NUL_TEXT = 'a NUL character (U+0000) in the query string or the path, named in `error`';
 const TEXT_REFUSED = errorAnswer(`Text the API never accepts: ${NUL_TEXT}`);
 const TOO_LARGE = errorAnswer(
