@@ -1,0 +1,59 @@
+// The entries as a table on a wide screen, as cards on a phone (ResponsiveTable).
+import { Badge, Text } from '@mantine/core';
+import type { AuditEntry } from '../../api/audit';
+import { formatDateTime } from '../../components/format';
+import { ResponsiveTable, type Column } from '../../components/responsive-table';
+import { actionWords, actorWords, summarise } from './audit-words';
+
+const COLUMNS: Column<AuditEntry>[] = [
+  {
+    header: 'Time',
+    cell: (entry) => (
+      <time dateTime={entry.at} title={entry.at}>
+        {formatDateTime(entry.at)}
+      </time>
+    ),
+  },
+  {
+    header: 'Who',
+    cell: (entry) =>
+      entry.actor === null ? (
+        <Text span size="sm" fs="italic">
+          {actorWords(entry)}
+        </Text>
+      ) : (
+        <Text span size="sm" style={{ wordBreak: 'break-all' }}>
+          {actorWords(entry)}
+        </Text>
+      ),
+  },
+  {
+    header: 'Action',
+    cell: (entry) => (
+      <Badge variant="light" color="gray" tt="none">
+        {actionWords(entry.action)}
+      </Badge>
+    ),
+    inCardTitle: true,
+  },
+  {
+    header: 'Details',
+    cell: (entry) => (
+      <Text span size="sm" style={{ wordBreak: 'break-word' }}>
+        {summarise(entry)}
+      </Text>
+    ),
+  },
+];
+
+export function AuditTable({ entries }: { entries: readonly AuditEntry[] }) {
+  return (
+    <ResponsiveTable
+      caption="Audit log entries, newest first"
+      columns={COLUMNS}
+      rows={entries}
+      rowKey={(entry) => entry.id}
+      cardTitle={(entry) => actionWords(entry.action)}
+    />
+  );
+}
