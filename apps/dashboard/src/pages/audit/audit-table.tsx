@@ -1,5 +1,5 @@
 // The entries as a table on a wide screen, as cards on a phone (ResponsiveTable).
-import { Badge, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import type { AuditEntry } from '../../api/audit';
 import { formatDateTime } from '../../components/format';
 import { ResponsiveTable, type Column } from '../../components/responsive-table';
@@ -30,9 +30,10 @@ const COLUMNS: Column<AuditEntry>[] = [
   {
     header: 'Action',
     cell: (entry) => (
-      <Badge variant="light" color="gray" tt="none">
+      // Plain text rather than a badge, which would cut a long label short.
+      <Text span size="sm" fw={600}>
         {actionWords(entry.action)}
-      </Badge>
+      </Text>
     ),
     inCardTitle: true,
   },
