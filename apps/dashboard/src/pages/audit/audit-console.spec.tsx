@@ -35,6 +35,7 @@ describe('the Audit log page', () => {
   it('lists the entries newest first with who and what, loads more by cursor, and is in every role’s navigation', async () => {
     const api = new FakeApi()
       .on('GET /session', sessionOf(OWNER))
+      .on('GET /billing/balance', { status: 200, body: { balance: 25, currency: 'EUR', low_balance_threshold: null, low_balance: false } })
       .on('GET /audit', page('11', revoked, created))
       .on('GET /audit?cursor=11', page(null, toppedUp));
     const { user } = start(api, '/dashboard/audit');
@@ -46,7 +47,7 @@ describe('the Audit log page', () => {
     ]);
     expect(screen.getByRole('link', { name: 'Audit log' })).toHaveAttribute('aria-current', 'page');
     await user.click(screen.getByRole('button', { name: 'Load more' }));
-    expect(await screen.findByText('Top-up of 25.0000 (balance 25.0000)')).toBeInTheDocument();
+    expect(await screen.findByText('Top-up of 25.0000 EUR (balance 25.0000 EUR)')).toBeInTheDocument();
     expect(screen.getByText('Admin tool')).toBeInTheDocument();
     expect(screen.getByText('All 3 entries shown.')).toBeInTheDocument();
     expect(api.sent('GET /audit?cursor=11')).toHaveLength(1);
@@ -84,9 +85,14 @@ describe('the Audit log page', () => {
   });
 
   it("shows an operator a company's entries from its company_id in the URL, with the way back", async () => {
-    const api = new FakeApi().on('GET /session', sessionOf(OPERATOR as never)).on(`GET /audit?company_id=${COMPANY}`, page(null, toppedUp));
+    const company = { id: COMPANY, name: 'Globex', currency: 'USD', balance: 25, status: 'active', suspended_at: null, created_at: at(1) };
+    const api = new FakeApi()
+      .on('GET /session', sessionOf(OPERATOR as never))
+      .on(`GET /audit?company_id=${COMPANY}`, page(null, toppedUp))
+      .on(`GET /operator/companies/${COMPANY}`, { status: 200, body: company });
     start(api, `/dashboard/audit?company_id=${COMPANY}`);
-    expect(await screen.findByText('Top-up of 25.0000 (balance 25.0000)')).toBeInTheDocument();
+    expect(await screen.findByText('Top-up of 25.0000 USD (balance 25.0000 USD)')).toBeInTheDocument();
+    expect(screen.getByText("Every change of Globex's keys, members, settings and balance.")).toBeInTheDocument();
     expect(screen.getByRole('link', { name: '← The company' })).toHaveAttribute('href', `/dashboard/companies/${COMPANY}`);
   });
 

@@ -5,7 +5,7 @@ import { formatDateTime } from '../../components/format';
 import { ResponsiveTable, type Column } from '../../components/responsive-table';
 import { actionWords, actorWords, summarise } from './audit-words';
 
-const COLUMNS: Column<AuditEntry>[] = [
+const columns = (currency: string | undefined): Column<AuditEntry>[] => [
   {
     header: 'Time',
     cell: (entry) => (
@@ -41,17 +41,18 @@ const COLUMNS: Column<AuditEntry>[] = [
     header: 'Details',
     cell: (entry) => (
       <Text span size="sm" style={{ wordBreak: 'break-word' }}>
-        {summarise(entry)}
+        {summarise(entry, currency)}
       </Text>
     ),
   },
 ];
 
-export function AuditTable({ entries }: { entries: readonly AuditEntry[] }) {
+/** `currency`: the company's, for its amounts, once known. */
+export function AuditTable({ entries, currency }: { entries: readonly AuditEntry[]; currency: string | undefined }) {
   return (
     <ResponsiveTable
       caption="Audit log entries, newest first"
-      columns={COLUMNS}
+      columns={columns(currency)}
       rows={entries}
       rowKey={(entry) => entry.id}
       cardTitle={(entry) => actionWords(entry.action)}

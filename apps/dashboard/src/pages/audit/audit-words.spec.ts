@@ -17,6 +17,7 @@ describe("the audit log's words", () => {
       'Top-up of 25.0000 (balance 30.5000), reference inv-7',
     );
     expect(summarise(entry('balance.topped_up', { amount: 0.0001, balance: 0.0001 }))).toBe('Top-up of 0.0001 (balance 0.0001)');
+    expect(summarise(entry('balance.topped_up', { amount: 25, balance: 30 }), 'EUR')).toBe('Top-up of 25.0000 EUR (balance 30.0000 EUR)');
     expect(summarise(entry('member.invited', { invitation_id: 'i1', email: 'dev@acme.test', role: 'developer' }))).toBe('dev@acme.test (developer) invited');
     expect(summarise(entry('member.removed', { user_id: 'u2', email: 'dev@acme.test', role: 'developer' }))).toBe('dev@acme.test (developer) removed');
     expect(summarise(entry('settings.changed', { billing: { low_balance_threshold: null } }))).toBe('Billing: low balance threshold none');

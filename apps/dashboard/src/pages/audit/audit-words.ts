@@ -65,9 +65,12 @@ function settingsWords(details: Record<string, unknown>): string {
   return `Company: ${fields(details['company'])}`;
 }
 
-function topUpWords(details: Record<string, unknown>): string {
+/** The company's currency, when the page knows it (an entry does not say it). */
+const inCurrency = (value: unknown, currency: string | undefined) => (currency ? `${amount(value)} ${currency}` : amount(value));
+
+function topUpWords(details: Record<string, unknown>, currency: string | undefined): string {
   const reference = details['reference'] ? `, reference ${text(details['reference'])}` : '';
-  return `Top-up of ${amount(details['amount'])} (balance ${amount(details['balance'])})${reference}`;
+  return `Top-up of ${inCurrency(details['amount'], currency)} (balance ${inCurrency(details['balance'], currency)})${reference}`;
 }
 
 function priceWords(details: Record<string, unknown>): string {
@@ -75,7 +78,7 @@ function priceWords(details: Record<string, unknown>): string {
   return `Price of ${text(details['prefix'])} ${text(details['route'])} set to ${amount(details['price'])} (${previous})`;
 }
 
-const SUMMARIES: Record<AuditActionName, (details: Record<string, unknown>) => string> = {
+const SUMMARIES: Record<AuditActionName, (details: Record<string, unknown>, currency: string | undefined) => string> = {
   'key.created': (d) => `Key ${text(d['api_key'])} created`,
   'key.revoked': (d) => `Key ${text(d['api_key'])} revoked`,
   'member.invited': (d) => `${who(d)} invited`,
@@ -84,7 +87,7 @@ const SUMMARIES: Record<AuditActionName, (details: Record<string, unknown>) => s
   'member.created': (d) => `Account of ${who(d)} created`,
   'member.removed': (d) => `${who(d)} removed`,
   'balance.topped_up': topUpWords,
-  'settings.changed': settingsWords,
+  'settings.changed': (d) => settingsWords(d),
   'application.created': (d) => `Application ${text(d['name'])} (${text(d['appid'])}) created`,
   'template.created': (d) => `${template(d)} created in ${text(d['lang'])}`,
   'template.text_set': (d) => `${template(d)}: text in ${text(d['lang'])} ${d['created'] ? 'added' : 'replaced'}`,
@@ -100,9 +103,9 @@ const SUMMARIES: Record<AuditActionName, (details: Record<string, unknown>) => s
   'prices.imported': (d) => `${text(d['count'])} ${d['count'] === 1 ? 'price' : 'prices'} imported from a CSV`,
 };
 
-/** One line of what changed; an action the console does not know yet shows its details as they are. */
-export function summarise(entry: AuditEntry): string {
-  return isAuditActionName(entry.action) ? SUMMARIES[entry.action](entry.details) : JSON.stringify(entry.details);
+/** One line of what changed, amounts in `currency` if given; an action the console does not know yet shows its details as they are. */
+export function summarise(entry: AuditEntry, currency?: string): string {
+  return isAuditActionName(entry.action) ? SUMMARIES[entry.action](entry.details, currency) : JSON.stringify(entry.details);
 }
 
 /** The page's URL: `?action=key.created`, and for an operator `company_id` (none: the platform's own entries). */
