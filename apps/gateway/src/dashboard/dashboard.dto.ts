@@ -145,10 +145,15 @@ export class AuditEntryDto {
   @Text({
     example: 'key.created',
     description:
-      '`key.created`, `key.revoked`, `member.invited`, `invitation.cancelled`, `member.joined`, `member.removed`, `member.created`, `balance.topped_up`, `settings.changed`, `application.created`, `template.created`, `template.text_set`, `template.text_removed`, `template.deleted`, `webhook_secret.revealed`, `webhook_secret.rotated`, `company.created`',
+      "`key.created`, `key.revoked`, `member.invited`, `invitation.cancelled`, `member.joined`, `member.removed`, `member.created`, `balance.topped_up`, `settings.changed`, `application.created`, `template.created`, `template.text_set`, `template.text_removed`, `template.deleted`, `webhook_secret.revealed`, `webhook_secret.rotated`, `company.created`, `company.suspended`, `company.unsuspended`; the platform's own (no company): `operator.created`, `price.set`, `prices.imported`",
   })
   action: string;
-  @ApiProperty({ type: 'object', additionalProperties: true, example: { key_id: '0195f7a2-…', api_key: 'mpk_…' }, description: 'What changed' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    example: { key_id: '0195f7a2-…', api_key: 'mpk_…' },
+    description: 'What changed; `price.set`: prefix, route, price and previous_price (exact decimal texts, null for a new one); `prices.imported`: count',
+  })
   details: Record<string, unknown>;
 }
 

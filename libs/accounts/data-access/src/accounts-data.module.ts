@@ -6,6 +6,7 @@ import { CatalogService } from './catalog.service';
 import { ACCOUNTS_ENTITIES } from './entities';
 import { CompanyRepository } from './company.repository';
 import { PriceRepository } from './price.repository';
+import { PriceTable } from './price-table';
 import { TemplateRepository } from './template.repository';
 import { AuditLogRepository } from './people/audit-log.repository';
 import { InvitationRepository } from './people/invitation.repository';
@@ -42,7 +43,7 @@ function repositoryOn<T>(repository: new (db: DataSource) => T) {
 }
 
 /**
- * Companies, their applications, API keys and templates, the price table, and the people of the
+ * Companies, their applications, API keys and templates, the price table (PriceTable), and the people of the
  * dashboard (users, sessions, invitations, the audit log). This lib is the only one that writes
  * those tables. Needs DatabaseModule, made with ACCOUNTS_ENTITIES. AccountsService (creating
  * companies and keys) needs the API key pepper and DashboardSessions the session timeouts: the
@@ -56,6 +57,11 @@ function repositoryOn<T>(repository: new (db: DataSource) => T) {
       useFactory: (db: DataSource, applications: ApplicationRepository, templates: TemplateRepository, prices: PriceRepository, audit: AuditLogRepository) =>
         new CatalogService(db, { applications, templates, prices, audit }),
       inject: [DataSource, ApplicationRepository, TemplateRepository, PriceRepository, AuditLogRepository],
+    },
+    {
+      provide: PriceTable,
+      useFactory: (db: DataSource, prices: PriceRepository, audit: AuditLogRepository) => new PriceTable(db, prices, audit),
+      inject: [DataSource, PriceRepository, AuditLogRepository],
     },
     {
       provide: PeopleService,
@@ -75,6 +81,6 @@ function repositoryOn<T>(repository: new (db: DataSource) => T) {
       inject: [DataSource, AuditLogRepository],
     },
   ],
-  exports: [...REPOSITORIES, CatalogService, PeopleService, WebhookSecrets],
+  exports: [...REPOSITORIES, CatalogService, PriceTable, PeopleService, WebhookSecrets],
 })
 export class AccountsDataModule {}

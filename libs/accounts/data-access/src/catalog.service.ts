@@ -1,4 +1,4 @@
-import { moneyToJson, parsePriceRule } from '@mp/billing-domain';
+import { formatMoney, moneyToJson, parsePriceRule } from '@mp/billing-domain';
 import type { DataSource } from 'typeorm';
 import { ApplicationRepository } from './application.repository';
 import type { ApplicationEntity } from './entities';
@@ -155,14 +155,27 @@ export class CatalogService {
     });
   }
 
-  async setPrice(input: { prefix: string; route: string; price: string }) {
+  /**
+   * Sets the price of a prefix and route, audited in its transaction as a platform entry
+   * (`price.set`, no company) naming `actor`: the operator, or null for the admin tool.
+   */
+  async setPrice(input: { prefix: string; route: string; price: string }, actor: AuditActor = null) {
     let rule;
     try {
       rule = parsePriceRule(input);
     } catch (error) {
       throw new InvalidArgumentError((error as Error).message);
     }
-    await this.prices.upsert(rule);
+    await this.db.transaction(async (manager) => {
+      const previous = await this.prices.findForUpdate(rule.prefix, rule.route, manager);
+      await this.prices.upsert(rule, manager);
+      await this.audit.record(manager, {
+        companyId: null,
+        actor,
+        action: 'price.set',
+        details: { prefix: rule.prefix, route: rule.route, price: formatMoney(rule.price), previous_price: previous === null ? null : formatMoney(previous) },
+      });
+    });
     return { prefix: rule.prefix, route: rule.route, price: moneyToJson(rule.price) };
   }
 

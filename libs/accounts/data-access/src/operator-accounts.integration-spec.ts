@@ -64,7 +64,7 @@ describe("operators' accounts: suspension, top-ups, company summaries and the pr
   });
 
   it('imports a price CSV whole or not at all, and exports what it reads back', async () => {
-    const table = new PriceTable(new PriceRepository(db));
+    const table = new PriceTable(db, new PriceRepository(db), audit);
     expect(await table.importCsv('prefix,route,price\n+88801,auto,0.02\n+88802,premium,0.5\n')).toEqual({ imported: 2 });
     const before = await table.list();
     await expect(table.importCsv('prefix,route,price\n+88801,auto,9\n+88803,fast,1\n')).rejects.toThrow('line 3: route must be one of');

@@ -1,5 +1,7 @@
 import { formatPriceCsv, parsePriceCsv, PriceCsvError, type PriceRule } from '@mp/billing-domain';
+import type { DataSource } from 'typeorm';
 import { InvalidArgumentError } from './errors';
+import { AuditLogRepository, type AuditActor } from './people/audit-log.repository';
 import { PriceRepository } from './price.repository';
 
 /**
@@ -7,7 +9,11 @@ import { PriceRepository } from './price.repository';
  * (one price at a time is CatalogService.setPrice, as for the admin tool).
  */
 export class PriceTable {
-  constructor(private readonly prices: PriceRepository) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly prices: PriceRepository,
+    private readonly audit: AuditLogRepository,
+  ) {}
 
   async list(): Promise<PriceRule[]> {
     return this.prices.list();
@@ -20,9 +26,10 @@ export class PriceTable {
 
   /**
    * Sets the prices a CSV gives (parsePriceCsv): every row checked first, then all written in one
-   * transaction, or none (InvalidArgumentError naming the bad line). Prices the file leaves out stay.
+   * transaction with their audit entry (`prices.imported`, a platform one naming `actor`), or
+   * none (InvalidArgumentError naming the bad line). Prices the file leaves out stay.
    */
-  async importCsv(csv: string): Promise<{ imported: number }> {
+  async importCsv(csv: string, actor: AuditActor = null): Promise<{ imported: number }> {
     let rules: PriceRule[];
     try {
       rules = parsePriceCsv(csv);
@@ -30,7 +37,10 @@ export class PriceTable {
       if (error instanceof PriceCsvError) throw new InvalidArgumentError(error.message);
       throw error;
     }
-    await this.prices.upsertAll(rules);
+    await this.db.transaction(async (manager) => {
+      await this.prices.upsertAll(rules, manager);
+      await this.audit.record(manager, { companyId: null, actor, action: 'prices.imported', details: { count: rules.length } });
+    });
     return { imported: rules.length };
   }
 }

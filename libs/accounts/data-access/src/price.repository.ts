@@ -1,22 +1,29 @@
-import type { PriceRule } from '@mp/billing-domain';
-import { DataSource } from 'typeorm';
+import type { Money, PriceRule } from '@mp/billing-domain';
+import { DataSource, type EntityManager } from 'typeorm';
 import { PriceEntity } from './entities';
+
+/** Rows written a statement at a time by upsertAll. */
+const UPSERT_BATCH = 500;
 
 export class PriceRepository {
   constructor(private readonly db: DataSource) {}
 
-  /** Sets the price of a prefix and route, replacing any earlier one. */
-  async upsert(rule: PriceRule): Promise<PriceRule> {
-    await this.db.getRepository(PriceEntity).upsert(rule, ['prefix', 'route']);
+  /** Sets the price of a prefix and route, replacing any earlier one, in the caller's transaction (which audits it). */
+  async upsert(rule: PriceRule, manager: EntityManager): Promise<PriceRule> {
+    await manager.getRepository(PriceEntity).upsert(rule, ['prefix', 'route']);
     return rule;
   }
 
-  /** Sets every rule, or none: one transaction, each (prefix, route) replacing any earlier price. */
-  async upsertAll(rules: readonly PriceRule[]): Promise<void> {
-    await this.db.transaction(async (manager) => {
-      const prices = manager.getRepository(PriceEntity);
-      for (let start = 0; start < rules.length; start += 500) await prices.upsert(rules.slice(start, start + 500), ['prefix', 'route']);
-    });
+  /** Sets every rule in the caller's transaction, so all or none: each (prefix, route) replacing any earlier price. */
+  async upsertAll(rules: readonly PriceRule[], manager: EntityManager): Promise<void> {
+    const prices = manager.getRepository(PriceEntity);
+    for (let start = 0; start < rules.length; start += UPSERT_BATCH) await prices.upsert(rules.slice(start, start + UPSERT_BATCH), ['prefix', 'route']);
+  }
+
+  /** The price of a prefix and route now, or null; locked until the caller's transaction ends, so the change audited is the one made. */
+  async findForUpdate(prefix: string, route: PriceRule['route'], manager: EntityManager): Promise<Money | null> {
+    const row = await manager.getRepository(PriceEntity).findOne({ where: { prefix, route }, lock: { mode: 'pessimistic_write' } });
+    return row?.price ?? null;
   }
 
   async list(): Promise<PriceRule[]> {

@@ -1,28 +1,25 @@
 import { Body, Get, Header, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { CatalogService, PriceRepository, PriceTable } from '@mp/accounts';
+import { CatalogService, PriceTable, type LiveSession } from '@mp/accounts';
 import { moneyToJson, type PriceRule } from '@mp/billing-domain';
 import { ApiBadRequest } from '../../openapi/error-responses';
 import { refusalsAnswered } from '../dashboard-answers';
-import { DashboardController, Needs } from '../dashboard-session.guard';
+import { CurrentSession, DashboardController, Needs } from '../dashboard-session.guard';
 import { ImportedPricesDto, ImportPricesRequestDto, PriceDto, PriceListDto, SetPriceRequestDto } from './operator.dto';
 
 const priceAnswer = (rule: PriceRule): PriceDto => ({ prefix: rule.prefix, route: rule.route, price: moneyToJson(rule.price) });
 
 /**
  * The price table (operators only): what a part costs per destination prefix and route. The
- * gateway reads it at most every 5 s, so a change charges from then on.
+ * gateway reads it at most every 5 s, so a change charges from then on. Every change is in the
+ * platform's audit log, naming the operator.
  */
 @DashboardController('operator')
 export class OperatorPricesController {
-  private readonly table: PriceTable;
-
   constructor(
     private readonly catalog: CatalogService,
-    prices: PriceRepository,
-  ) {
-    this.table = new PriceTable(prices);
-  }
+    private readonly table: PriceTable,
+  ) {}
 
   @Get('prices')
   @Needs('operator.prices')
@@ -37,8 +34,8 @@ export class OperatorPricesController {
   @ApiOperation({ summary: 'Set the price of a prefix and route, adding it or replacing the earlier one (operators only); as `admin price:set`' })
   @ApiOkResponse({ type: PriceDto, description: 'The price set' })
   @ApiBadRequest('A missing or invalid prefix, route or price, named in `error`')
-  async set(@Body() body: SetPriceRequestDto): Promise<PriceDto> {
-    const set = await refusalsAnswered(() => this.catalog.setPrice(body));
+  async set(@CurrentSession() session: LiveSession, @Body() body: SetPriceRequestDto): Promise<PriceDto> {
+    const set = await refusalsAnswered(() => this.catalog.setPrice(body, session.user.id));
     return { prefix: set.prefix, route: set.route, price: set.price };
   }
 
@@ -66,7 +63,7 @@ export class OperatorPricesController {
   })
   @ApiOkResponse({ type: ImportedPricesDto, description: 'All the prices set' })
   @ApiBadRequest('A missing csv field, or a file with a bad header or row (its line named in `error`): nothing was changed')
-  async import(@Body() body: ImportPricesRequestDto): Promise<ImportedPricesDto> {
-    return refusalsAnswered(() => this.table.importCsv(body.csv));
+  async import(@CurrentSession() session: LiveSession, @Body() body: ImportPricesRequestDto): Promise<ImportedPricesDto> {
+    return refusalsAnswered(() => this.table.importCsv(body.csv, session.user.id));
   }
 }

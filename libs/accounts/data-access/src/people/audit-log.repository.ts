@@ -24,7 +24,39 @@ export type AuditAction =
   | 'member.removed'
   | 'operator.created'
   | 'webhook_secret.revealed'
-  | 'webhook_secret.rotated';
+  | 'webhook_secret.rotated'
+  | 'price.set'
+  | 'prices.imported';
+
+/** Every action the log records, for a reader that filters by one. */
+export const AUDIT_ACTIONS: readonly AuditAction[] = [
+  'company.created',
+  'company.suspended',
+  'company.unsuspended',
+  'application.created',
+  'template.created',
+  'template.text_set',
+  'template.text_removed',
+  'template.deleted',
+  'settings.changed',
+  'key.created',
+  'key.revoked',
+  'balance.topped_up',
+  'member.created',
+  'member.invited',
+  'invitation.cancelled',
+  'member.joined',
+  'member.removed',
+  'operator.created',
+  'webhook_secret.revealed',
+  'webhook_secret.rotated',
+  'price.set',
+  'prices.imported',
+];
+
+export function isAuditAction(text: string): text is AuditAction {
+  return (AUDIT_ACTIONS as readonly string[]).includes(text);
+}
 
 export interface AuditRecord {
   /** The company changed; null for what belongs to no company (an operator's account). */
@@ -74,14 +106,20 @@ export class AuditLogRepository {
     ]);
   }
 
-  /** The company's entries, newest first, `limit` a page, older than the entry `before` names (a cursor of an earlier page). */
-  async list(companyId: string, { before, limit }: { before?: string; limit: number }): Promise<AuditPage> {
+  /**
+   * The company's entries (null: the platform's own, which belong to no company), newest first,
+   * `limit` a page, older than the entry `before` names (a cursor of an earlier page), only
+   * `action` ones if it is given.
+   */
+  async list(companyId: string | null, { before, limit, action }: { before?: string; limit: number; action?: AuditAction }): Promise<AuditPage> {
+    // Two texts rather than IS NOT DISTINCT FROM, which the (company_id, id) index cannot serve.
+    const ofCompany = companyId === null ? '$1::uuid IS NULL AND a.company_id IS NULL' : 'a.company_id = $1::uuid';
     const rows: AuditRow[] = await this.db.query(
       `SELECT a.id::text AS id, a.at, a.actor_id, u.email AS actor_email, a.action, a.details
        FROM audit_entries a LEFT JOIN users u ON u.id = a.actor_id
-       WHERE a.company_id = $1 AND ($2::bigint IS NULL OR a.id < $2::bigint)
+       WHERE ${ofCompany} AND ($2::bigint IS NULL OR a.id < $2::bigint) AND ($4::text IS NULL OR a.action = $4)
        ORDER BY a.id DESC LIMIT $3`,
-      [companyId, before ?? null, limit + 1],
+      [companyId, before ?? null, limit + 1, action ?? null],
     );
     const items = rows.slice(0, limit).map((row) => ({
       id: row.id,
