@@ -30,6 +30,7 @@ import { CompaniesPage } from '../pages/operator/companies-page';
 import { CompanyDetailPage } from '../pages/operator/company-detail-page';
 import { parseCompanyFilter } from '../pages/operator/operator-rules';
 import { PricesPage } from '../pages/operator/prices-page';
+import { AuditPage } from '../pages/audit/audit-page';
 
 function useStartSession(): (session: SessionAnswer, target?: string) => void {
   const api = useApi();
@@ -203,4 +204,14 @@ export function PricesRoute() {
   const search = useSearch({ from: '/signed-in/prices' });
   const navigate = useNavigate({ from: '/prices' });
   return <PricesPage route={search.route ?? 'all'} onRouteChange={(route) => void navigate({ search: route === 'all' ? {} : { route }, replace: true })} />;
+}
+
+export function AuditRoute() {
+  const api = useApi();
+  const session = useQuery(sessionQuery(api));
+  const search = useSearch({ from: '/signed-in/audit' });
+  const navigate = useNavigate({ from: '/audit' });
+  return (
+    <AuditPage operator={session.data?.user.role === 'operator'} search={search} onSearchChange={(next) => void navigate({ search: next, replace: true })} />
+  );
 }

@@ -9,6 +9,7 @@ import { messageFilterToSearch, parseMessageFilter, type MessageSearchParams } f
 import { ledgerFilterToSearch, parseLedgerFilter, type LedgerSearchParams } from '../pages/billing/ledger-filter';
 import { parseTemplateSearch, type TemplateSearch } from '../pages/applications/template-view';
 import { NotFoundPage } from '../pages/not-found-page';
+import { parseAuditSearch, type AuditSearch } from '../pages/audit/audit-words';
 import { parseCompanyFilter } from '../pages/operator/operator-rules';
 import { parsePriceRouteFilter } from '../pages/operator/prices-page';
 import { deliveryFilterToSearch, parseDeliveryFilter } from '../pages/webhooks/webhook-rules';
@@ -34,6 +35,7 @@ import {
   CompaniesRoute,
   CompanyDetailRoute,
   PricesRoute,
+  AuditRoute,
 } from './route-components';
 
 export interface RouterContext {
@@ -223,6 +225,14 @@ export const pricesRoute = createRoute({
   component: PricesRoute,
 });
 
+/** Every role's: a company's users read their company's log, an operator the platform's or (company_id) a company's. */
+export const auditRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'audit',
+  validateSearch: (search: Record<string, unknown>): AuditSearch => parseAuditSearch(search),
+  component: AuditRoute,
+});
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
   inviteRoute,
@@ -243,6 +253,7 @@ const routeTree = rootRoute.addChildren([
     companiesRoute,
     companyDetailRoute,
     pricesRoute,
+    auditRoute,
   ]),
 ]);
 

@@ -2,7 +2,8 @@ import type { Role } from '../api/types';
 
 export interface NavItem {
   label: string;
-  to: '/keys' | '/team' | '/messages' | '/campaigns' | '/verifications' | '/billing' | '/webhooks' | '/applications' | '/companies' | '/prices' | '/';
+  to:
+    '/keys' | '/team' | '/messages' | '/campaigns' | '/verifications' | '/billing' | '/webhooks' | '/applications' | '/companies' | '/prices' | '/audit' | '/';
 }
 
 /**
@@ -15,6 +16,7 @@ export function navItemsFor(role: Role): NavItem[] {
       { label: 'Overview', to: '/' },
       { label: 'Companies', to: '/companies' },
       { label: 'Prices', to: '/prices' },
+      { label: 'Audit log', to: '/audit' },
     ];
   return [
     { label: 'Messages', to: '/messages' },
@@ -25,5 +27,6 @@ export function navItemsFor(role: Role): NavItem[] {
     { label: 'Applications', to: '/applications' },
     { label: 'API keys', to: '/keys' },
     { label: 'Team', to: '/team' },
+    { label: 'Audit log', to: '/audit' },
   ];
 }

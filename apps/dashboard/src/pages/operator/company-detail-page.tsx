@@ -80,6 +80,9 @@ export function CompanyDetailPage({ companyId }: { companyId: string }) {
         <Fact label="Status" value={<CompanyStatusBadge status={shown.status} />} />
         <Fact label="Created" value={formatDateTime(shown.created_at)} />
       </SimpleGrid>
+      <OperatorLink to="/audit" search={{ company_id: shown.id }} size="sm">
+        The company's audit log
+      </OperatorLink>
       <Modal opened={toppingUp} onClose={() => setToppingUp(false)} title={`Top up ${shown.name}`}>
         {topUp.isError && (
           <Alert color="red" variant="light" role="alert" title="Not topped up" mb="sm">
