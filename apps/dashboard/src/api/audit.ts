@@ -44,5 +44,7 @@ export function auditQuery(api: ApiClient, view: AuditView) {
       ),
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.next_cursor,
+    // Read afresh each time the page opens: a change made a moment ago elsewhere in the console is listed.
+    staleTime: 0,
   });
 }
