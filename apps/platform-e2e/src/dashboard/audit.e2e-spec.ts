@@ -1,11 +1,13 @@
 // The console's Audit log page in headless Chromium against the real stack (gateway, PostgreSQL,
 // Redis): an owner creates an API key and revokes it in the console, then the Audit log page
 // (reached from the navigation) shows both changes, newest first, naming the owner; the action
-// filter lives in the URL. Every view is looked at at desktop and phone width and checked with
+// filter lives in the URL; an operator sees the platform's entries (a price they set) and, from a
+// company's page, that company's. Every view is looked at at desktop and phone width and checked with
 // axe-core.
 import { admin, startStack, type RunningStack } from '@mp/testing';
 import type { Page } from 'playwright-core';
 import { createCompany, type Company } from '../support/api-client';
+import { DashboardClient, PASSWORD as OPERATOR_PASSWORD } from '../support/dashboard-client';
 import { lookAt, openBrowser, WIDTHS, type AxeFinding, type ConsoleBrowser } from './browser';
 
 jest.setTimeout(180_000);
@@ -21,6 +23,7 @@ describe('the console’s Audit log page', () => {
   let company: Company;
   let apiKey: string;
   const ownerEmail = `audit-owner-${Date.now()}@acme.test`;
+  const operatorEmail = `audit-operator-${Date.now()}@platform.test`;
   const findings: AxeFinding[] = [];
   const consoleUrl = (path = '') => `${stack.gatewayUrl}/dashboard/${path}`;
 
@@ -38,6 +41,7 @@ describe('the console’s Audit log page', () => {
     await admin(['db:migrate']);
     company = await createCompany('Acme Audit', '10');
     await admin(['user:create', '--company', company.company_id, '--role', 'owner', '--email', ownerEmail, '--password', PASSWORD]);
+    await admin(['user:create', '--operator', '--email', operatorEmail, '--password', OPERATOR_PASSWORD]);
     stack = await startStack({ apps: ['gateway'] });
     browser = await openBrowser();
     page = browser.page;
@@ -103,6 +107,46 @@ describe('the console’s Audit log page', () => {
       .waitFor();
     expect(await page.getByLabel('Action', { exact: false }).inputValue()).toBe('key.revoked');
     findings.push(...(await lookAt(page, 'audit-log-filtered')));
+  });
+
+  it("shows an operator the platform's entries (a price they set) and, from a company's page, that company's", async () => {
+    const prefix = `+98${String(Date.now()).slice(-6)}`;
+    const operatorApi = new DashboardClient(() => stack.gatewayUrl);
+    expect((await operatorApi.signIn(operatorEmail)).status).toBe(200);
+    expect((await operatorApi.request('PUT', '/operator/prices', { prefix, route: 'premium', price: '0.0425' })).status).toBe(200);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.goto(consoleUrl('audit'));
+    await page.getByLabel('Email', { exact: true }).fill(operatorEmail);
+    await page.getByLabel('Password', { exact: true }).fill(OPERATOR_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText("The platform's own changes", { exact: false }).waitFor();
+    const priceRow = page.getByRole('row').filter({ hasText: `Price of ${prefix} premium set to 0.0425 (a new price)` });
+    await priceRow.waitFor();
+    expect(await priceRow.getByText(operatorEmail, { exact: true }).count()).toBe(1);
+    expect(
+      await page
+        .getByRole('row')
+        .filter({ hasText: `Key ${apiKey}` })
+        .count(),
+    ).toBe(0);
+    findings.push(...(await lookAt(page, 'audit-log-operator')));
+
+    await page.goto(consoleUrl(`companies/${company.company_id}`));
+    await page.getByRole('link', { name: "The company's audit log" }).click();
+    await page.waitForURL((url) => url.searchParams.get('company_id') === company.company_id);
+    await page.getByText("Every change of Acme Audit's keys", { exact: false }).waitFor();
+    await page
+      .getByRole('row')
+      .filter({ hasText: `Key ${apiKey} revoked` })
+      .waitFor();
+    expect(
+      await page
+        .getByRole('row')
+        .filter({ hasText: `Price of ${prefix}` })
+        .count(),
+    ).toBe(0);
   });
 
   it('found no serious accessibility problem and no browser error on any view', () => {
