@@ -4,7 +4,7 @@ import type Redis from 'ioredis';
 
 /**
  * What the operators' overview reads from Redis: the depth of every queue (BullMQ's own counts)
- * and the SMSC binds each sms-dispatcher publishes (docs/decisions/0040-smsc-bind-state-in-redis.md).
+ * and the SMSC binds each sms-dispatcher publishes (docs/decisions/0038-smsc-bind-state-in-redis.md).
  */
 
 /** One SMSC bind as its dispatcher last published it. */

@@ -120,7 +120,7 @@ export class WebhooksController {
   @Needs('webhooks.write')
   @ApiOperation({
     summary: 'Resend a delivered or dead delivery: one more attempt now, with the same `webhook-id`; asking again before it is made changes nothing',
-    description: 'A failed resend attempt leaves the delivery dead again (no retry schedule). Decision 0045.',
+    description: 'A failed resend attempt leaves the delivery dead again (no retry schedule). Decision 0039.',
   })
   @ApiParam(ID_PARAM)
   @ApiQuery(COMPANY_ID_QUERY)

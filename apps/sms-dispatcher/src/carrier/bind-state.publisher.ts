@@ -14,7 +14,7 @@ import { CarrierPool } from './carrier-pool.service';
 /**
  * Publishes this process's SMSC binds to Redis for the operators' overview (the gateway reads
  * them): at each change of a bind and every BIND_REPORT_EVERY_MS, each report living a short TTL
- * so a dead dispatcher's binds drop out (docs/decisions/0040-smsc-bind-state-in-redis.md).
+ * so a dead dispatcher's binds drop out (docs/decisions/0038-smsc-bind-state-in-redis.md).
  */
 @Injectable()
 export class BindStatePublisher implements OnApplicationBootstrap, OnApplicationShutdown {

@@ -35,7 +35,7 @@ interface StateRow {
  * the webhook-notifier's own path: a webhook.deliver job for that attempt number, committed in
  * the outbox with the delivery's change and relayed after the commit. Asking again before that
  * attempt is made is the same resend. The attempt's failure dead-letters the delivery again
- * (decision 0045).
+ * (decision 0039).
  */
 export class WebhookResends {
   constructor(
