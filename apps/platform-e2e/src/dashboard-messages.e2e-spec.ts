@@ -47,7 +47,7 @@ describe('dashboard API: messages and campaigns', () => {
     developer = await signedIn(acme.company_id, 'developer');
     globexOwner = await signedIn(globex.company_id, 'owner');
     operator = await signedIn(null);
-    sent.push(await sendSms('+447911000001', 'first'), await sendSms('+447911000002', 'second'), await sendSms('+33612000003', 'third'));
+    sent.push(await sendSms('+447911000001', 'first'), await sendSms('+447911000002', 'second'), await sendSms('+33698700003', 'third'));
   });
   afterAll(async () => {
     await stack?.stop();
@@ -58,7 +58,7 @@ describe('dashboard API: messages and campaigns', () => {
       const first = await developer.get('/messages?limit=2');
       expect(first.status).toBe(200);
       expect(ids(first)).toEqual([sent[2], sent[1]]);
-      expect(items(first)[0]).toMatchObject({ to: '+33612000003', reference: 'third', parts: 1, campaign_id: null, status: expect.any(String) });
+      expect(items(first)[0]).toMatchObject({ to: '+33698700003', reference: 'third', parts: 1, campaign_id: null, status: expect.any(String) });
       const cursor = first.body['next_cursor'] as string;
       expect(cursor).toEqual(expect.any(String));
       const second = await developer.get(`/messages?limit=2&cursor=${cursor}`);

@@ -54,7 +54,7 @@ describe('dashboard API: verifications and billing', () => {
     }
     // Acme: one OTP to a UK number verified, one to a French number not, two UK recipients blocked.
     expect(await verify(await sendOtp('+4915112340001'), CODE)).toBe(200);
-    await sendOtp('+33612300001');
+    await sendOtp('+33699900001');
     for (const recipient of ['+4915112340002', '+4915112340003']) {
       const id = await sendOtp(recipient);
       for (let attempt = 0; attempt < 3; attempt++) expect(await verify(id, WRONG)).toBe(400);

@@ -35,7 +35,7 @@ describe('dashboard API: webhooks', () => {
 
   /** Sends an SMS whose events go to `webhookUrl`; answers the message id. */
   async function sendWithWebhook(webhookUrl: string): Promise<string> {
-    const sent = await api.post<{ data: { message_id: string } }>('/sms/send', { to: '+33612345678', message: 'Parcel shipped', webhook_url: webhookUrl });
+    const sent = await api.post<{ data: { message_id: string } }>('/sms/send', { to: '+33698700101', message: 'Parcel shipped', webhook_url: webhookUrl });
     expect(sent.status).toBe(200);
     return sent.body.data.message_id;
   }

@@ -12,7 +12,7 @@ import { lookAt, openBrowser, type AxeFinding, type ConsoleBrowser } from './bro
 jest.setTimeout(300_000);
 
 const PASSWORD = 'owner passphrase 3';
-const NUMBER = '+447911123456';
+const NUMBER = '+447911123654';
 const REFERENCE = `console-e2e-${Date.now()}`;
 
 describe('the console’s Messages and Campaigns', () => {

@@ -2,6 +2,7 @@
 // the gateway sets (as a browser would, for Path=/dashboard) and the session's CSRF token, and
 // sends both; a test may leave either out, or send another. Answers are checked against
 // docs/dashboard-api.json by the e2e setup, as every gateway answer is against its reference.
+import { randomBytes } from 'node:crypto';
 import { admin } from '@mp/testing';
 import type { ApiAnswer, Json } from './api-client';
 
@@ -15,8 +16,10 @@ export async function createUser(company: string | null, email: string, role?: '
 }
 
 let people = 0;
+/** Jest loads this module again for each spec file, in the same worker process: the pid alone would repeat. */
+const SPEC_FILE = randomBytes(4).toString('hex');
 /** An email no other test of the run uses. */
-export const uniqueEmail = (name: string) => `${name}-${process.pid}-${++people}@example.com`;
+export const uniqueEmail = (name: string) => `${name}-${process.pid}-${SPEC_FILE}-${++people}@example.com`;
 
 export interface DashboardRequestOptions {
   /** The CSRF token to send: the session's by default, none with null. */
