@@ -1,5 +1,6 @@
 // `npm start` on a fresh machine: no DATABASE_URL, so the dev-stack runs an embedded PostgreSQL in
-// an empty data directory, migrates it, starts the apps, and takes it all down again on Ctrl-C.
+// an empty data directory, migrates it, starts the apps, serves the web console where it says, and
+// takes it all down again on Ctrl-C.
 import { startStack } from '@mp/testing';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Socket } from 'node:net';
@@ -64,6 +65,12 @@ describe('dev-stack (npm start)', () => {
       }
       // The dev-stack's own friendly line follows its own poll of /health.
       await eventually(() => stack.logs().includes(`ready: the gateway is at ${stack.gatewayUrl}`));
+      // The web console, where the printed line says it is.
+      await eventually(() => stack.logs().includes(`the console is at ${stack.gatewayUrl}/dashboard/`));
+      const consolePage = await fetch(`${stack.gatewayUrl}/dashboard/`);
+      expect(consolePage.status).toBe(200);
+      expect(consolePage.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await consolePage.text()).toMatch(/<script type="module"[^>]* src="\/dashboard\/assets\/[^"]+\.js"/);
     } finally {
       await stack.stop();
     }
