@@ -33,6 +33,8 @@ describe('dashboard API: applications and templates', () => {
 
   beforeAll(async () => {
     await admin(['db:migrate']);
+    // The run's price table is every spec's: +44 is priced at the one value the others give it (sms-send, admin-cli).
+    await admin(['price:set', '--prefix', '+44', '--route', 'auto', '--price', '0.035']);
     acme = await createCompany('Acme Apps', '10');
     globex = await createCompany('Globex Apps', '10');
     const acmeOwner = uniqueEmail('apps-owner');
@@ -209,8 +211,8 @@ describe('dashboard API: applications and templates', () => {
       encoding: 'UCS-2',
       parts: 1,
       ucs2_character: { character: 'ó', position: 3 },
-      price_per_part: '0.0100',
-      cost: '0.0100',
+      price_per_part: '0.0350',
+      cost: '0.0350',
     });
     const long = await owner.post(`/applications/${appid}/templates/preview`, { text: texts[3], to: '+447400123456', route: 'premium' });
     expect(long.body).toMatchObject({ encoding: 'UCS-2', parts: 2, ucs2_character: { character: 'ż', position: 5 }, price_per_part: '0.0150', cost: '0.0300' });

@@ -34,6 +34,9 @@ describe('the console: applications and templates', () => {
     const httpPort = await freePort();
     simulatorUrl = `http://127.0.0.1:${httpPort}`;
     stack = await startStack({ apps: ['gateway', 'sms-dispatcher', 'smsc-simulator'], env: { SMSC_SIMULATOR_PORT: String(httpPort) } });
+    // The price table is the run's, shared by every spec: the preview's sample number (+44…) is
+    // priced here at the one value the other specs give +44 (sms-send, admin-cli), whichever runs first.
+    await admin(['price:set', '--prefix', '+44', '--route', 'auto', '--price', '0.035']);
     company = await admin(['company:create', '--name', 'Acme Applications', '--balance', '10']);
     await admin(['user:create', '--company', String(company['company_id']), '--role', 'owner', '--email', email, '--password', PASSWORD]);
     browser = await openBrowser();
@@ -88,7 +91,7 @@ describe('the console: applications and templates', () => {
 
     await text.fill(SHORT_TEXT + LONG_TAIL);
     await editor().getByText('2 parts', { exact: true }).waitFor();
-    await editor().getByText('0.0200 EUR (2 parts × 0.0100 EUR)').waitFor();
+    await editor().getByText('0.0700 EUR (2 parts × 0.0350 EUR)').waitFor();
     await editor().getByText('“ó” at position 3 forces UCS-2').waitFor();
     previewed = (await editor().getByTestId('rendered-text').textContent()) ?? '';
     expect(previewed).toBe('Twój kod Checkout: 123456 Ważny 5 min. Nie podawaj go nikomu, nawet komuś, kto dzwoni w naszym imieniu.');
