@@ -4,6 +4,7 @@ import { Button, Chip, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useId, useState, type FormEvent } from 'react';
 import { LEDGER_KINDS, type LedgerKind } from '../../api/billing';
 import { isLedgerFiltered, type LedgerFilter } from './ledger-filter';
+import { DateRangeInputs } from '../../components/date-range-inputs';
 
 export const KIND_LABELS: Record<LedgerKind, string> = { topup: 'Top-up', charge: 'Charge', refund: 'Refund', adjustment: 'Adjustment' };
 
@@ -42,22 +43,7 @@ export function LedgerFilters({ filter, onApply }: { filter: LedgerFilter; onApp
           </Chip.Group>
         </div>
         <Group align="flex-end" gap="sm" wrap="wrap">
-          <TextInput
-            label="From"
-            type="date"
-            value={from}
-            max={to || undefined}
-            onChange={(event) => setFrom(event.currentTarget.value)}
-            style={{ flex: '1 1 10rem' }}
-          />
-          <TextInput
-            label="To"
-            type="date"
-            value={to}
-            min={from || undefined}
-            onChange={(event) => setTo(event.currentTarget.value)}
-            style={{ flex: '1 1 10rem' }}
-          />
+          <DateRangeInputs from={from} to={to} onFromChange={setFrom} onToChange={setTo} />
           <TextInput
             label="Reference"
             description="Exact, e.g. otp:… or message:…"

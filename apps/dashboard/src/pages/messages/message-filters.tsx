@@ -4,6 +4,7 @@ import { Button, Chip, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useId, useState, type FormEvent } from 'react';
 import { MESSAGE_STATUSES, type MessageStatus } from '../../api/messages';
 import { isFiltered, type MessageFilter } from './message-filter';
+import { DateRangeInputs } from '../../components/date-range-inputs';
 
 export function MessageFilters({ filter, onApply }: { filter: MessageFilter; onApply: (filter: MessageFilter) => void }) {
   const [search, setSearch] = useState(filter.search ?? '');
@@ -36,22 +37,7 @@ export function MessageFilters({ filter, onApply }: { filter: MessageFilter; onA
             type="search"
             style={{ flex: '1 1 18rem' }}
           />
-          <TextInput
-            label="From"
-            type="date"
-            value={from}
-            max={to || undefined}
-            onChange={(event) => setFrom(event.currentTarget.value)}
-            style={{ flex: '0 1 11rem' }}
-          />
-          <TextInput
-            label="To"
-            type="date"
-            value={to}
-            min={from || undefined}
-            onChange={(event) => setTo(event.currentTarget.value)}
-            style={{ flex: '0 1 11rem' }}
-          />
+          <DateRangeInputs from={from} to={to} onFromChange={setFrom} onToChange={setTo} flex="0 1 11rem" />
           <TextInput
             label="Campaign ID"
             value={campaign}

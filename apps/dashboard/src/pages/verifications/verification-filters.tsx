@@ -4,6 +4,7 @@ import { Button, Group, NativeSelect, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import type { OtpChannel } from '../../api/verifications';
 import { isVerificationFiltered, parseVerificationFilter, type VerificationFilter } from './verification-filter';
+import { DateRangeInputs } from '../../components/date-range-inputs';
 
 const CHANNELS = [
   { value: '', label: 'All channels' },
@@ -27,22 +28,7 @@ export function VerificationFilters({ filter, onApply }: { filter: VerificationF
   return (
     <form role="search" aria-label="Filter verifications" onSubmit={apply} noValidate>
       <Group align="flex-end" gap="sm" wrap="wrap">
-        <TextInput
-          label="From"
-          type="date"
-          value={from}
-          max={to || undefined}
-          onChange={(event) => setFrom(event.currentTarget.value)}
-          style={{ flex: '1 1 10rem' }}
-        />
-        <TextInput
-          label="To"
-          type="date"
-          value={to}
-          min={from || undefined}
-          onChange={(event) => setTo(event.currentTarget.value)}
-          style={{ flex: '1 1 10rem' }}
-        />
+        <DateRangeInputs from={from} to={to} onFromChange={setFrom} onToChange={setTo} />
         <NativeSelect
           label="Channel"
           data={CHANNELS}
