@@ -54,6 +54,8 @@ export interface RunningSmscSimulator {
   stats(): SimulatorStats;
   /** What GET /messages shows. */
   messages(to?: string): InboxMessage[];
+  /** An outage: drops every SMPP connection and refuses binds for refuseMs (POST /binds/drop). */
+  dropBinds(refuseMs: number): number;
   /** Closes both servers and drops every SMPP connection; pending responses and receipts are lost. */
   stop(): Promise<void>;
 }
@@ -65,7 +67,7 @@ export async function startSmscSimulator(overrides: Partial<SmscSimulatorOptions
   const state = new SimulatorState();
   const submits = new SubmitHandler(state, options, logger);
   const smpp = new SmppServer(options, state, submits, logger);
-  const http = createHttpApi(state, () => submits.clear());
+  const http = createHttpApi(state, { clearMessages: () => submits.clear(), dropBinds: (refuseMs) => smpp.dropBinds(refuseMs) });
   const smppPort = await smpp.listen(options.smppPort, host);
   let httpPort: number;
   try {
@@ -80,6 +82,7 @@ export async function startSmscSimulator(overrides: Partial<SmscSimulatorOptions
     httpPort,
     stats: () => ({ ...state.stats }),
     messages: (to) => state.messages(to),
+    dropBinds: (refuseMs) => smpp.dropBinds(refuseMs),
     stop: async () => {
       http.closeAllConnections();
       await Promise.all([smpp.close(), new Promise<void>((resolve) => http.close(() => resolve()))]);

@@ -64,6 +64,8 @@ export class SmppServer {
   private readonly ackCheck: NodeJS.Timeout;
   private readonly queuedReceipts = new Map<string, PendingReceipt[]>();
   private nextSessionId = 1;
+  /** Until when (epoch ms) binds are refused: an outage begun by dropBinds. */
+  private refuseBindsUntil = 0;
 
   constructor(
     private readonly options: SmppServerOptions,
@@ -93,6 +95,19 @@ export class SmppServer {
     clearInterval(this.ackCheck);
     for (const session of this.sessions) session.socket.destroy();
     return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  /**
+   * An outage, as a carrier's SMSC restarting: every connection is dropped at once (responses and
+   * receipts not yet written are lost; receipts not acknowledged wait for the next bind) and binds
+   * are refused with ESME_RBINDFAIL for refuseMs. Returns how many connections were dropped.
+   */
+  dropBinds(refuseMs: number): number {
+    this.refuseBindsUntil = Date.now() + refuseMs;
+    const dropped = this.sessions.size;
+    for (const session of this.sessions) session.socket.destroy();
+    this.logger.warn({ event: 'binds_dropped', dropped, refuseMs });
+    return dropped;
   }
 
   private accept(socket: Socket): void {
@@ -158,8 +173,15 @@ export class SmppServer {
     const request = parseBind(pdu.body);
     const { systemId, password } = this.options;
     const refused =
-      systemId && request.systemId !== systemId ? CommandStatus.ESME_RINVSYSID : password && request.password !== password ? CommandStatus.ESME_RINVPASWD : 0;
+      Date.now() < this.refuseBindsUntil
+        ? CommandStatus.ESME_RBINDFAIL
+        : systemId && request.systemId !== systemId
+          ? CommandStatus.ESME_RINVSYSID
+          : password && request.password !== password
+            ? CommandStatus.ESME_RINVPASWD
+            : 0;
     if (refused) {
+      if (refused === CommandStatus.ESME_RBINDFAIL) this.state.stats.binds_refused += 1;
       this.logger.warn({ event: 'bind_refused', session: session.id, systemId: request.systemId, status: refused });
       respond(refused);
       this.end(session);

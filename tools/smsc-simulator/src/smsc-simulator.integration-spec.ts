@@ -227,6 +227,7 @@ describe('SMSC simulator', () => {
       rejected: 0,
       receipts_sent: 0,
       binds: 1,
+      binds_refused: 0,
       max_outstanding: 1,
     });
     const deleted = await http(smsc, '/messages', 'DELETE');
@@ -242,5 +243,21 @@ describe('SMSC simulator', () => {
     const wrongMethod = await http(smsc, '/messages', 'POST');
     expect(wrongMethod.status).toBe(405);
     expect(await wrongMethod.json()).toEqual({ error: expect.stringContaining('GET, DELETE') });
+  });
+
+  it('drops every bind on POST /binds/drop and refuses binds with ESME_RBINDFAIL until refuse_ms has passed', async () => {
+    const smsc = await simulator();
+    const session = await bound(smsc);
+    const closed = new Promise<void>((resolve) => session.once('close', resolve));
+    const drop = await http(smsc, '/binds/drop?refuse_ms=300', 'POST');
+    expect(await drop.json()).toEqual({ dropped: 1, refuse_ms: 300 });
+    await closed;
+    expect((await request(await open(smsc), 'bind_transceiver', { system_id: 'esme', password: 'pw' })).command_status).toBe(0x0d);
+    expect(smsc.stats()).toMatchObject({ binds: 1, binds_refused: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    await bound(smsc);
+    expect(smsc.stats()).toMatchObject({ binds: 2, binds_refused: 1 });
+    expect((await http(smsc, '/binds/drop?refuse_ms=soon', 'POST')).status).toBe(400);
+    expect((await http(smsc, '/binds/drop')).status).toBe(405);
   });
 });

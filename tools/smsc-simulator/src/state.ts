@@ -16,6 +16,8 @@ export interface SimulatorStats {
   receipts_sent: number;
   /** Successful binds. */
   binds: number;
+  /** Binds answered ESME_RBINDFAIL during an outage (POST /binds/drop). */
+  binds_refused: number;
   /** The most submit_sm one bind has had waiting for their response at the same time. */
   max_outstanding: number;
 }
@@ -30,6 +32,7 @@ export class SimulatorState {
     rejected: 0,
     receipts_sent: 0,
     binds: 0,
+    binds_refused: 0,
     max_outstanding: 0,
   };
 
