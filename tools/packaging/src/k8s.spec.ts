@@ -2,7 +2,20 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { APP_PORTS, APPS, GATEWAY_SECRETS, K8S, QUEUE_PREFIX, QUEUES, queuesOf, read, waitList, WORKERS, yamlDocuments, type AppName } from './platform-facts';
+import {
+  APP_PORTS,
+  APPS,
+  consumedQueues,
+  GATEWAY_SECRETS,
+  K8S,
+  QUEUE_PREFIX,
+  QUEUES,
+  queuesOf,
+  read,
+  WORKERS,
+  yamlDocuments,
+  type AppName,
+} from './platform-facts';
 
 interface Metadata {
   name: string;
@@ -101,6 +114,15 @@ interface ConfigMap extends K8sObject {
   data: Record<string, string>;
 }
 
+interface KustomizeReplacements {
+  replacements?: unknown[];
+}
+
+/** The queue of a trigger's query, which must be exactly max(mp_queue_backlog{queue="<queue>"}). */
+function backlogQueue(query: string | undefined): string | undefined {
+  return /^max\(mp_queue_backlog\{queue="([^"]+)"\}\)$/.exec(query ?? '')?.[1];
+}
+
 interface Kustomization {
   namespace?: string;
   resources: string[];
@@ -161,7 +183,7 @@ describe('k8s/', () => {
     }
   });
 
-  it('shares production settings through a ConfigMap whose QUEUE_PREFIX the scalers use', () => {
+  it('shares production settings through a ConfigMap, with the default QUEUE_PREFIX', () => {
     const config = named<ConfigMap>('ConfigMap', 'messaging-config');
     expect(config?.data).toMatchObject({ NODE_ENV: 'production', HOST: '0.0.0.0', QUEUE_PREFIX: QUEUE_PREFIX });
   });
@@ -215,7 +237,11 @@ describe('k8s/', () => {
     expect(budget?.spec.minAvailable ?? budget?.spec.maxUnavailable).toBeDefined();
   });
 
-  it.each(WORKERS)('%s: KEDA scales it on the wait list of every queue it consumes', (worker) => {
+  it.each(WORKERS)('%s: consumes the queues its app definition lists', (worker) => {
+    expect(queuesOf(worker).sort()).toEqual(consumedQueues(worker).sort());
+  });
+
+  it.each(WORKERS)('%s: KEDA scales it on the exported backlog of every queue it consumes', (worker) => {
     const scaled = all<ScaledObject>('ScaledObject').filter(({ spec }) => spec.scaleTargetRef.name === worker);
     expect(scaled).toHaveLength(1);
     const { spec } = scaled[0];
@@ -223,19 +249,33 @@ describe('k8s/', () => {
     expect(spec.minReplicaCount).toBeGreaterThanOrEqual(1);
     expect(spec.maxReplicaCount).toBeGreaterThanOrEqual(spec.minReplicaCount ?? 1);
     for (const trigger of spec.triggers) {
-      expect(trigger.type).toBe('redis');
-      expect(trigger.metadata.listLength).toMatch(/^[1-9]\d*$/);
-      expect(named('TriggerAuthentication', trigger.authenticationRef?.name ?? '')).toBeDefined();
+      expect(trigger.type).toBe('prometheus');
+      expect(trigger.metadata.threshold).toMatch(/^[1-9]\d*$/);
+      // An empty answer must not read as an empty backlog.
+      expect(trigger.metadata.ignoreNullValues).toBe('false');
     }
-    const lists = spec.triggers.map(({ metadata }) => metadata.listName).sort();
-    expect(lists).toEqual(queuesOf(worker).map(waitList).sort());
+    const queues = spec.triggers.map(({ metadata }) => backlogQueue(metadata.query)).sort();
+    expect(queues).toEqual(consumedQueues(worker).sort());
   });
 
-  it('watches no list but the wait lists of known queues', () => {
-    const known = Object.keys(QUEUES).map(waitList);
-    const watched = all<ScaledObject>('ScaledObject').flatMap(({ spec }) => spec.triggers.map(({ metadata }) => metadata.listName));
-    expect(watched.filter((list) => !known.includes(list))).toEqual([]);
-    expect(new Set(watched).size).toBe(watched.length);
+  it('asks every trigger of one Prometheus, whose address kustomize copies from autoscaling-settings.yaml', () => {
+    const settings = named<ConfigMap>('ConfigMap', 'autoscaling-settings');
+    expect(settings?.metadata.annotations?.['config.kubernetes.io/local-config']).toBe('true');
+    const address = settings?.data.PROMETHEUS_SERVER_ADDRESS ?? '';
+    expect(address).toMatch(/^https?:\/\/[^\s/]+/);
+    const triggers = all<ScaledObject>('ScaledObject').flatMap(({ spec }) => spec.triggers);
+    expect(triggers.length).toBeGreaterThan(0);
+    expect(triggers.filter(({ metadata }) => metadata.serverAddress !== address)).toEqual([]);
+    const { replacements } = parse(read(join(K8S, 'kustomization.yaml'))) as KustomizeReplacements;
+    expect(replacements).toContainEqual({
+      source: { kind: 'ConfigMap', name: 'autoscaling-settings', fieldPath: 'data.PROMETHEUS_SERVER_ADDRESS' },
+      targets: [{ select: { kind: 'ScaledObject' }, fieldPaths: ['spec.triggers.*.metadata.serverAddress'] }],
+    });
+  });
+
+  it('watches each known queue once', () => {
+    const watched = all<ScaledObject>('ScaledObject').flatMap(({ spec }) => spec.triggers.map(({ metadata }) => backlogQueue(metadata.query)));
+    expect([...watched].sort()).toEqual(Object.keys(QUEUES).sort());
   });
 
   it('scales the gateway on CPU with an HPA and serves it through a Service on its port', () => {

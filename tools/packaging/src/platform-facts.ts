@@ -46,8 +46,18 @@ export function queuesOf(app: AppName): string[] {
     .map(([queue]) => queue);
 }
 
-export function waitList(queue: string): string {
-  return `${QUEUE_PREFIX}:${queue}:wait`;
+/**
+ * The queues a worker app's definition (apps/<app>/src/<app>.app.ts) lists in `consume`, read
+ * from its source: tools may not import apps.
+ */
+export function consumedQueues(worker: AppName): string[] {
+  const source = read(join(ROOT, 'apps', worker, 'src', `${worker}.app.ts`));
+  const list = /\bconsume:\s*\[([^\]]*)\]/.exec(source)?.[1];
+  if (list === undefined) throw new Error(`apps/${worker}: no consume list in its app definition`);
+  return [...list.matchAll(/QueueName\.(\w+)/g)].map(([, key]) => {
+    if (!(key in QueueName)) throw new Error(`apps/${worker}: unknown QueueName.${key}`);
+    return QueueName[key as keyof typeof QueueName];
+  });
 }
 
 export function read(path: string): string {
