@@ -1,5 +1,6 @@
 export * from './handler-registry';
 export * from './job-handler.decorator';
+export * from './job-meter';
 export * from './redis-connection';
 export * from './queue-options';
 export * from './queue-producer';

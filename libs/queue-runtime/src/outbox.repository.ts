@@ -39,6 +39,12 @@ export class OutboxRepository {
     ]);
   }
 
+  /** Jobs committed and not yet enqueued (the partial index outbox_pending_idx holds exactly those). */
+  async countPending(): Promise<number> {
+    const [row] = (await this.db.query(`SELECT count(*)::int AS pending FROM outbox WHERE enqueued_at IS NULL`)) as { pending: number }[];
+    return row.pending;
+  }
+
   /** Jobs committed more than `olderThanMs` ago and still not enqueued, oldest first. */
   async findStale(olderThanMs: number, limit: number): Promise<PendingOutboxJob[]> {
     const rows: { id: string; queue: string; job_name: string; job_id: string; data: unknown; not_before: Date; priority: number | null }[] =

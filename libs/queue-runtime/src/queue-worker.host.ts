@@ -6,8 +6,12 @@ import { Job, UnrecoverableError, Worker } from 'bullmq';
 import type Redis from 'ioredis';
 import { HandlerRegistry, type JobHandlerFn } from './handler-registry';
 import { JOB_HANDLER, type JobHandlerMetadata } from './job-handler.decorator';
+import { JOB_METER, type JobMeter } from './job-meter';
 import { QUEUE_CONCURRENCY, QUEUE_RUNTIME_OPTIONS, type QueueConcurrency, type QueueRuntimeOptions } from './queue-options';
 import { createRedisConnection } from './redis-connection';
+
+/** The job label of a job no handler knows (its name came from Redis, so it is not a label). */
+const UNKNOWN_JOB = 'unknown';
 
 /**
  * Finds the @JobHandler methods of the app, refuses to start unless every job of every consumed
@@ -27,6 +31,7 @@ export class QueueWorkerHost implements OnApplicationBootstrap, OnApplicationShu
     private readonly scanner: MetadataScanner,
     private readonly reflector: Reflector,
     @Optional() @Inject(QUEUE_CONCURRENCY) private readonly concurrency?: QueueConcurrency,
+    @Optional() @Inject(JOB_METER) private readonly meter?: JobMeter,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -77,6 +82,7 @@ export class QueueWorkerHost implements OnApplicationBootstrap, OnApplicationShu
       const attempts = job?.opts.attempts ?? 1;
       const final = !job || job.attemptsMade >= attempts || error instanceof UnrecoverableError;
       const fields = { queue, jobId: job?.id, job: job?.name, attempt: job?.attemptsMade, err: error };
+      this.meter?.failed(queue, job && this.registry.lookup(queue, job.name) ? job.name : UNKNOWN_JOB, final);
       if (final) this.logger.error({ msg: 'job failed for good', ...fields });
       else this.logger.warn({ msg: 'job failed, will retry', ...fields });
     });
@@ -88,6 +94,17 @@ export class QueueWorkerHost implements OnApplicationBootstrap, OnApplicationShu
     const handler = this.registry.lookup(queue, job.name);
     if (!handler) throw new UnrecoverableError(`no handler for ${queue} job "${job.name}"`);
     const jobId = job.id ?? 'unknown';
-    return runWithLogContext({ jobId, queue }, () => handler(job.data, { jobId, queue, attempt: job.attemptsMade + 1 }));
+    const run = () => runWithLogContext({ jobId, queue }, () => handler(job.data, { jobId, queue, attempt: job.attemptsMade + 1 }));
+    const meter = this.meter;
+    if (!meter) return run();
+    const started = performance.now();
+    try {
+      const result = await run();
+      meter.ran(queue, job.name, 'completed', (performance.now() - started) / 1000);
+      return result;
+    } catch (error) {
+      meter.ran(queue, job.name, 'failed', (performance.now() - started) / 1000);
+      throw error;
+    }
   }
 }

@@ -11,3 +11,4 @@ export * from './test-traffic';
 export * from './openapi/openapi-validator';
 export * from './openapi/references';
 export * from './smsc-simulator-process';
+export * from './prometheus-text';
