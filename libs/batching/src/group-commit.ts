@@ -1,3 +1,4 @@
+import { captureContext, type CapturedContext } from '@mp/observability';
 import { LaneQueue } from './lane-queue';
 
 export type ItemOutcome<O> = { ok: true; value: O } | { ok: false; error: unknown };
@@ -48,6 +49,8 @@ interface Waiting<I, O> {
   item: I;
   resolve: (value: O) => void;
   reject: (error: unknown) => void;
+  /** The submitter's context, while the log context (or tracing) is on. */
+  context: CapturedContext | undefined;
 }
 
 /**
@@ -93,7 +96,7 @@ export class GroupCommit<I, O> {
     if (this.lingerOnlyInBursts && this.pending === 0 && now - this.lastSubmitAt > this.lingerMs) this.released = true;
     this.lastSubmitAt = now;
     return new Promise<O>((resolve, reject) => {
-      this.waiting.push({ item, resolve, reject }, lane);
+      this.waiting.push({ item, resolve, reject, context: captureContext() }, lane);
       this.schedule();
     });
   }
@@ -153,7 +156,11 @@ export class GroupCommit<I, O> {
   private async run(batch: Waiting<I, O>[]): Promise<void> {
     let outcomes: ItemOutcome<O>[];
     try {
-      outcomes = await this.flush(batch.map((entry) => entry.item));
+      // A flush runs in the context of its first item's submitter: its log lines carry that
+      // request's or job's id, and the jobs it commits continue that trace (docs/decisions/0043).
+      const items = batch.map((entry) => entry.item);
+      const first = batch[0].context;
+      outcomes = await (first ? first(() => this.flush(items)) : this.flush(items));
       if (outcomes.length !== batch.length) {
         throw new Error(`a flush of ${batch.length} items answered ${outcomes.length} outcomes`);
       }

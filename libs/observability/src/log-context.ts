@@ -30,3 +30,15 @@ export function runWithLogContext<T>(context: LogContext, work: () => T): T {
 export function currentLogContext(): LogContext {
   return storage?.getStore() ?? {};
 }
+
+/** Runs work in the async context captured when it was made (the log context and the trace's). */
+export type CapturedContext = <R>(work: () => R) => R;
+
+/**
+ * While the context is on, the context of the caller, for work it hands to later (a group
+ * commit's flush): that work's log lines, spans and queued jobs then belong to it. Undefined,
+ * at no cost, while it is off.
+ */
+export function captureContext(): CapturedContext | undefined {
+  return storage ? (AsyncLocalStorage.snapshot() as CapturedContext) : undefined;
+}

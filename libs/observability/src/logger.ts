@@ -1,5 +1,6 @@
 import pino, { Logger } from 'pino';
 import { currentLogContext, enableLogContext } from './log-context';
+import { activeTraceIds, tracingOn } from './tracing/spans';
 
 export type { Logger } from 'pino';
 
@@ -9,7 +10,10 @@ export interface LoggerOptions {
   level: string;
   /** File descriptor to write to: 1 for services, 2 for command-line tools whose stdout is data. */
   fd?: 1 | 2;
-  /** LOG_CONTEXT=on: tag every line with the current request or job id (see log-context.ts). */
+  /**
+   * LOG_CONTEXT=on: tag every line with the current request or job id (see log-context.ts). On
+   * whenever tracing is (startTracing, called first), and the lines then name their traceId/spanId.
+   */
   context?: boolean;
 }
 
@@ -30,14 +34,15 @@ export const REDACTED_PATHS = [
 
 /** JSON logs on one line each, tagged with the app (and, with `context`, the current request or job id). */
 export function createLogger({ app, level, fd = 1, context = false }: LoggerOptions): Logger {
-  if (context) enableLogContext();
+  const traced = tracingOn();
+  if (context || traced) enableLogContext();
   return pino(
     {
       level,
       base: { app, pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-      ...(context ? { mixin: () => ({ ...currentLogContext() }) } : {}),
+      ...(traced ? { mixin: () => ({ ...currentLogContext(), ...activeTraceIds() }) } : context ? { mixin: () => ({ ...currentLogContext() }) } : {}),
     },
     pino.destination({ fd, sync: fd === 2 }),
   );

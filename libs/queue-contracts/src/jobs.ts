@@ -122,7 +122,17 @@ export interface QueueJobs {
 
 export type JobOf<Q extends QueueName> = QueueJobs[Q];
 export type JobNameOf<Q extends QueueName> = JobOf<Q>['name'];
-export type JobDataOf<Q extends QueueName, N extends JobNameOf<Q>> = Extract<JobOf<Q>, { name: N }>['data'];
+/**
+ * What any job's data may carry beside its own fields: the W3C `traceparent` of the work that
+ * made it (a request, a job, a receipt), so that running it continues that trace. Only while
+ * tracing is on; jobs made without it, or by older releases, run just the same
+ * (docs/decisions/0043-traces-and-log-ids.md).
+ */
+export interface JobTrace {
+  traceparent?: string;
+}
+
+export type JobDataOf<Q extends QueueName, N extends JobNameOf<Q>> = Extract<JobOf<Q>, { name: N }>['data'] & JobTrace;
 
 /** `names` when it lists every job name of queue Q; a type error naming the missing ones otherwise. */
 function everyJobOf<Q extends QueueName>() {

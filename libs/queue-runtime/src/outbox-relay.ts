@@ -1,6 +1,8 @@
 import { allDone, GroupCommit, InFlight } from '@mp/batching';
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { QueueName } from '@mp/queue-contracts';
+import { failSpan, withSpan } from '@mp/observability';
+import { startEnqueueSpan } from './job-tracing';
 import { OutboxRepository, type OutboxJob } from './outbox.repository';
 import { QueueProducer } from './queue-producer';
 
@@ -44,7 +46,7 @@ export class OutboxRelay implements BeforeApplicationShutdown, OnApplicationShut
   async relay(ids: readonly string[], jobs: readonly OutboxJob[]): Promise<boolean> {
     let at: Date;
     try {
-      await this.enqueue(jobs);
+      await this.enqueueTraced('outbox relay', jobs);
       at = new Date();
     } catch (error) {
       this.logger.warn({ msg: 'outbox relay failed; the sweeper will enqueue these jobs', jobs: jobs.length, err: error });
@@ -85,7 +87,8 @@ export class OutboxRelay implements BeforeApplicationShutdown, OnApplicationShut
   async sweep(olderThanMs = 10_000, limit = 1_000): Promise<number> {
     const stale = await this.outbox.findStale(olderThanMs, limit);
     if (stale.length === 0) return 0;
-    await this.enqueue(stale);
+    // A span linked to the jobs' traces; each job still continues the trace it was committed in.
+    await this.enqueueTraced('outbox sweep', stale, true);
     await this.outbox.markEnqueued([{ ids: stale.map((job) => job.id), at: new Date() }]);
     this.logger.log({ msg: 'outbox sweeper enqueued jobs that missed their relay', jobs: stale.length });
     return stale.length;
@@ -97,6 +100,19 @@ export class OutboxRelay implements BeforeApplicationShutdown, OnApplicationShut
       await this.producer.queue(queue).remove(jobId);
     } catch (error) {
       this.logger.warn({ msg: 'could not remove job; its handler will find nothing to do', queue, jobId, err: error });
+    }
+  }
+
+  /** enqueue, in a span of its own while tracing. */
+  private async enqueueTraced(name: string, jobs: readonly OutboxJob[], linkJobs = false): Promise<void> {
+    const span = startEnqueueSpan(name, jobs, linkJobs);
+    try {
+      await withSpan(span, () => this.enqueue(jobs));
+    } catch (error) {
+      failSpan(span, error);
+      throw error;
+    } finally {
+      span?.end();
     }
   }
 

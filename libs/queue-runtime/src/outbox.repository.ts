@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryPrepared, sql, unnest, type Sql } from '@mp/persistence';
+import { tracedJobData } from './job-tracing';
 
 export interface OutboxJob {
   queue: string;
@@ -77,7 +78,8 @@ export function outboxRows(jobs: readonly OutboxJob[]): Sql {
             [jobs.map((j) => j.queue), 'text'],
             [jobs.map((j) => j.jobName), 'text'],
             [jobs.map((j) => j.jobId), 'text'],
-            [jobs.map((j) => JSON.stringify(j.data)), 'jsonb'],
+            // While tracing, each job carries the trace of the work committing it (job-tracing.ts).
+            [jobs.map((j) => JSON.stringify(tracedJobData(j.data))), 'jsonb'],
             [jobs.map((j) => j.notBefore.toISOString()), 'timestamptz'],
             [jobs.map((j) => j.priority), 'integer'],
           ])}

@@ -36,6 +36,7 @@ export const ENV_CLASSES: readonly EnvClassEntry[] = [
   { owner: 'common base', file: 'libs/config/src/common.env.ts', className: 'CommonEnv' },
   { owner: 'queue base', file: 'libs/config/src/common.env.ts', className: 'QueueEnv' },
   { owner: 'credential base', file: 'libs/config/src/common.env.ts', className: 'CredentialEnv' },
+  { owner: 'tracing (every app)', file: 'libs/config/src/tracing.env.ts', className: 'TracingEnv' },
   { owner: 'smsc-simulator', file: 'tools/smsc-simulator/src/config.ts', className: 'SmscSimulatorEnv', reader: 'readSimulatorEnv' },
   { owner: 'whatsapp-simulator', file: 'tools/whatsapp-simulator/src/config.ts', className: 'WhatsappSimulatorEnv', reader: 'readSimulatorEnv' },
 ];

@@ -3,6 +3,7 @@ import { MessagingDataModule } from '@mp/messaging';
 import { BindStatePublisher } from '../carrier/bind-state.publisher';
 import { CarrierPool } from '../carrier/carrier-pool.service';
 import { ReceiptRecorder } from '../carrier/receipt-recorder.service';
+import { SubmitSpans } from '../carrier/submit-spans';
 import { OutboxSweeper } from '../outbox-sweeper.service';
 import { CampaignBatchProcessor } from './campaign-batch.processor';
 import { SmsSubmitProcessor } from './sms-submit.processor';
@@ -11,6 +12,16 @@ import { SubmitRecorder } from './submit-recorder.service';
 
 @Module({
   imports: [MessagingDataModule],
-  providers: [CarrierPool, BindStatePublisher, ReceiptRecorder, SubmitRecorder, SmsSubmitter, SmsSubmitProcessor, CampaignBatchProcessor, OutboxSweeper],
+  providers: [
+    CarrierPool,
+    BindStatePublisher,
+    SubmitSpans,
+    ReceiptRecorder,
+    SubmitRecorder,
+    SmsSubmitter,
+    SmsSubmitProcessor,
+    CampaignBatchProcessor,
+    OutboxSweeper,
+  ],
 })
 export class SmsSubmitModule {}

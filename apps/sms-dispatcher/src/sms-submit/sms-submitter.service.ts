@@ -2,12 +2,14 @@ import { LanePermits } from '@mp/batching';
 import { laneIndex, TRAFFIC_LANES, TrafficPolicy, YieldingPace, type TrafficLane } from '@mp/carrier';
 import { Injectable, Logger } from '@nestjs/common';
 import { DispatchStore, type BatchSlicing, type DispatchMessage } from '@mp/messaging';
+import { inSpan, SpanKind, type Span } from '@mp/observability';
 import type { EncodedPart } from '@mp/messaging-domain';
 import { openText, parseTextKey } from '@mp/otp-domain';
 import { QUEUE_POLICIES, QueueName } from '@mp/queue-contracts';
 import { OutboxRelay } from '@mp/queue-runtime';
 import { UnrecoverableError } from 'bullmq';
 import { CarrierPool } from '../carrier/carrier-pool.service';
+import { SubmitSpans } from '../carrier/submit-spans';
 import { SmsDispatcherEnv } from '../sms-dispatcher.env';
 import { PartEncoder } from './part-encoder';
 import { SubmitRecorder } from './submit-recorder.service';
@@ -50,6 +52,7 @@ export class SmsSubmitter {
     private readonly carrier: CarrierPool,
     private readonly recorder: SubmitRecorder,
     private readonly relay: OutboxRelay,
+    private readonly submitSpans: SubmitSpans,
     config: SmsDispatcherEnv,
     traffic: TrafficPolicy,
   ) {
@@ -122,7 +125,22 @@ export class SmsSubmitter {
   }
 
   /** Sends one part and records what came of it: true once it is recorded as submitted. */
-  private async submitPart(
+  private submitPart(
+    message: DispatchMessage,
+    partIndex: number,
+    userMessageReference: number,
+    bytes: EncodedPart,
+    lane: TrafficLane,
+    lastAttempt: boolean,
+  ): Promise<boolean> {
+    const attributes = { 'messaging.message.id': message.id, 'sms.part': partIndex, 'sms.route': message.route, 'sms.lane': lane };
+    return inSpan('submit_sm', { kind: SpanKind.CLIENT, attributes }, (span) =>
+      this.sendPart(span, message, partIndex, userMessageReference, bytes, lane, lastAttempt),
+    );
+  }
+
+  private async sendPart(
+    span: Span | undefined,
     message: DispatchMessage,
     partIndex: number,
     userMessageReference: number,
@@ -140,7 +158,10 @@ export class SmsSubmitter {
       registeredDelivery: true,
       lane,
     });
+    span?.setAttribute('smpp.outcome', outcome.ok ? 'accepted' : outcome.reason);
     if (outcome.ok) {
+      span?.setAttribute('smpp.message_id', outcome.carrierMessageId);
+      this.submitSpans.remember(outcome.carrierMessageId, span?.spanContext());
       const multipart = message.parts.length > 1;
       const webhook = message.webhookUrl !== null;
       await this.recorder.submitted({ messageId: message.id, partIndex, carrierMessageId: outcome.carrierMessageId, multipart, webhook }, lane);

@@ -1,5 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { failSpan, inSpan, SpanKind } from '@mp/observability';
 import { QueueName } from '@mp/queue-contracts';
+import { ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_SERVER_ADDRESS } from '@opentelemetry/semantic-conventions';
 import { QueueProducer } from '@mp/queue-runtime';
 import { postWebhook, secretsSigningAt, signWebhook, type WebhookAttemptResult } from '@mp/webhooks';
 import { WebhookDeliveryRepository, type WebhookAttemptOutcome, type WebhookDeliveryToSend } from '@mp/webhooks-data-access';
@@ -42,7 +44,7 @@ export class WebhookDeliverer {
       await this.enqueue(deliveryId, attempt, remainingDelayMs(delivery.nextAttemptAt));
       return { skipped: 'already attempted' };
     }
-    const result = await this.attempt(delivery);
+    const result = await this.attemptTraced(delivery, attempt);
     const outcome = this.outcomeOf(result, attempt, delivery.resendAttempt);
     const recorded = await this.deliveries.recordAttempt(
       deliveryId,
@@ -62,6 +64,17 @@ export class WebhookDeliverer {
       });
     }
     return { attempt, outcome: outcome.status };
+  }
+
+  /** attempt, in a span of its own while tracing. */
+  private attemptTraced(delivery: WebhookDeliveryToSend, attempt: number): Promise<WebhookAttemptResult> {
+    const attributes = { 'webhook.delivery_id': delivery.id, 'webhook.attempt': attempt, [ATTR_SERVER_ADDRESS]: hostOf(delivery.url) };
+    return inSpan('webhook POST', { kind: SpanKind.CLIENT, attributes }, async (span) => {
+      const result = await this.attempt(delivery);
+      if (result.status !== null) span?.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, result.status);
+      if (!result.ok) failSpan(span, new Error(result.error ?? `answered ${result.status}`));
+      return result;
+    });
   }
 
   private async attempt(delivery: WebhookDeliveryToSend): Promise<WebhookAttemptResult> {
@@ -97,5 +110,13 @@ export class WebhookDeliverer {
 
   private enqueue(deliveryId: string, attempt: number, delayMs: number): Promise<void> {
     return this.producer.enqueue(QueueName.WebhookDeliver, 'webhook.deliver', { deliveryId }, { jobId: deliverJobId(deliveryId, attempt), delayMs });
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
   }
 }
