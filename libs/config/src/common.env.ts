@@ -20,6 +20,27 @@ export const DEV_SECRETS = {
   WHATSAPP_VERIFY_TOKEN: 'dev-only-whatsapp-verify-token',
 } as const;
 
+/**
+ * `none`: the apps connect to PostgreSQL (or a pooler in session mode). `pgbouncer-transaction`:
+ * to PgBouncer in transaction pooling mode, so no statement is kept prepared on a connection and
+ * nothing relies on a session across transactions (docs/decisions/0045-redis-cluster-and-pgbouncer.md).
+ */
+export const DATABASE_POOLERS = ['none', 'pgbouncer-transaction'] as const;
+
+/** In a Redis Cluster (REDIS_URL redis+cluster://) the prefix must be a hash tag: one script's keys must share a slot. */
+function HashTagInCluster(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'hashTagInCluster',
+      validator: {
+        validate: (value, args) => !/^rediss?\+cluster:/.test(String((args?.object as { REDIS_URL?: string }).REDIS_URL)) || /^\{.+\}$/.test(String(value)),
+        defaultMessage: () => 'must be a hash tag such as {mp} when REDIS_URL is a redis+cluster:// URL',
+      },
+    },
+    options,
+  );
+}
+
 /** A 32-byte key written in base64 (`openssl rand -base64 32`). */
 export function Base64Key32(): PropertyDecorator {
   return Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'must be 32 bytes in base64 (openssl rand -base64 32)' });
@@ -79,7 +100,15 @@ export class CommonEnv {
   @RequiredInProduction()
   DATABASE_URL: string = localStackDatabaseUrl() ?? 'postgres://postgres@127.0.0.1:5432/messaging';
 
-  @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// URL' })
+  /**
+   * What DATABASE_URL points at (DATABASE_POOLERS). Behind PgBouncer in transaction pooling mode,
+   * the migrations run against PostgreSQL itself (the admin tool's MIGRATION_DATABASE_URL).
+   */
+  @IsIn(DATABASE_POOLERS)
+  DATABASE_POOLER: (typeof DATABASE_POOLERS)[number] = 'none';
+
+  /** One server, or `redis+cluster://host:port,host:port` (`rediss+cluster://` over TLS) for a Redis Cluster. */
+  @Matches(/^rediss?(\+cluster)?:\/\/\S+$/, { message: 'must be a redis:// or redis+cluster:// URL' })
   @RequiredInProduction()
   REDIS_URL: string = 'redis://127.0.0.1:6379';
 
@@ -90,7 +119,9 @@ export class CommonEnv {
 
 /** Where the queues live in Redis: every key starts with this prefix. */
 export class QueueEnv extends CommonEnv {
-  @Matches(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'must be 1 to 64 letters, digits, _ . or -' })
+  /** In a Redis Cluster, a hash tag such as `{mp}`: every key then shares one slot (decision 0045). */
+  @Matches(/^(\{[A-Za-z0-9_.-]{1,62}\}|[A-Za-z0-9_.-]{1,64})$/, { message: 'must be 1 to 64 letters, digits, _ . or -, or such a name in braces ({mp})' })
+  @HashTagInCluster()
   QUEUE_PREFIX: string = 'mp';
 }
 

@@ -1,8 +1,7 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { CommonEnv } from '@mp/config';
-import { createRedisConnection, QueueWorkerHost } from '@mp/queue-runtime';
+import { createRedisConnection, QueueWorkerHost, type RedisConnection } from '@mp/queue-runtime';
 import { HealthIndicatorService, type HealthIndicatorFunction } from '@nestjs/terminus';
-import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 
 const TIMEOUT_MS = 2_000;
@@ -10,7 +9,7 @@ const TIMEOUT_MS = 2_000;
 /** The checks behind /health/ready: PostgreSQL, Redis, and the app's queue workers. */
 @Injectable()
 export class ReadinessChecks implements OnApplicationShutdown {
-  private readonly redis: Redis;
+  private readonly redis: RedisConnection;
 
   constructor(
     private readonly indicators: HealthIndicatorService,

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from './migrations';
+import { markTransactionPooled, transactionPooled } from './pooler';
 
 export interface DataSourceOptions {
   url: string;
@@ -19,10 +20,20 @@ export interface DataSourceOptions {
    * accounts lib's ACCOUNTS_ENTITIES); none for a data source that only runs SQL.
    */
   entities?: readonly (new () => object)[];
+  /**
+   * `pgbouncer-transaction`: `url` is PgBouncer in transaction pooling mode, where each
+   * transaction may run on another server connection. Then no statement is kept prepared on a
+   * connection (queryPrepared and the prepared openings send their text each time), genericPlans
+   * is ignored (PgBouncer refuses the `options` startup parameter) and runMigrations refuses to
+   * run (its lock is a session's). Default `none`.
+   */
+  pooler?: 'none' | 'pgbouncer-transaction';
 }
 
-export function createDataSource({ url, applicationName, poolSize = 10, genericPlans = false, entities = [] }: DataSourceOptions): DataSource {
-  return new DataSource({
+export function createDataSource({ url, applicationName, poolSize = 10, genericPlans = false, entities = [], pooler = 'none' }: DataSourceOptions): DataSource {
+  const pooled = pooler === 'pgbouncer-transaction';
+  const startupPlans = genericPlans && !pooled ? { options: '-c plan_cache_mode=force_generic_plan' } : {};
+  const dataSource = new DataSource({
     type: 'postgres',
     url,
     entities: [...entities],
@@ -33,8 +44,10 @@ export function createDataSource({ url, applicationName, poolSize = 10, genericP
     migrationsRun: false,
     logging: false,
     applicationName,
-    extra: { max: poolSize, connectionTimeoutMillis: 5_000, ...(genericPlans ? { options: '-c plan_cache_mode=force_generic_plan' } : {}) },
+    extra: { max: poolSize, connectionTimeoutMillis: 5_000, ...startupPlans },
   });
+  if (pooled) markTransactionPooled(dataSource);
+  return dataSource;
 }
 
 /** Any number to lock on, as long as every migrating process uses the same one. */
@@ -52,6 +65,11 @@ const MIGRATION_LOCK_RETRY_MS = 100;
  * than its own, so the waiting processes and the migrating one would wait for each other for ever.
  */
 export async function runMigrations(dataSource: DataSource): Promise<string[]> {
+  if (transactionPooled(dataSource)) {
+    throw new Error(
+      'Migrations hold a session advisory lock, which PgBouncer in transaction mode does not keep: run them against PostgreSQL itself (MIGRATION_DATABASE_URL)',
+    );
+  }
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { transactionPooled } from './pooler';
 import { statementName } from './prepared-query';
 import type { Sql } from './sql';
 import { quoteLiteral } from './sql-literal';
@@ -10,6 +11,8 @@ interface SimpleQueryClient {
 /** One statement's result in a simple-protocol query. */
 export interface SimpleResult {
   rows: Record<string, unknown>[];
+  /** The statement's command tag (SELECT, PREPARE…). */
+  command?: string;
 }
 
 /**
@@ -65,15 +68,17 @@ export async function inTransactionOpenedWith<T>(
   opening: readonly Opening[],
   work: (manager: EntityManager, opened: SimpleResult[], commitWith: CommitWith) => Promise<T>,
 ): Promise<T> {
+  const pooled = transactionPooled(db);
   return onConnection(db, opening, async (client, manager) => {
     let committed = false;
     const commitWith: CommitWith = async (call) => {
-      await prepareOn(client, [call]);
-      const [result] = resultsOf(await client.query(`${sqlOf(openingOf(call))}; COMMIT`));
+      const statement = openingOf(call);
+      if (!pooled) await prepareOn(client, [statement]);
+      const [result] = resultsOf(await client.query([...preparedInTransaction([statement], pooled), sqlOf(statement), 'COMMIT'].join('; ')));
       committed = true;
       return result;
     };
-    const results = await client.query(['BEGIN', ...opening.map(sqlOf)].join('; '));
+    const results = await client.query(['BEGIN', ...preparedInTransaction(opening, pooled), ...opening.map(sqlOf)].join('; '));
     const value = await work(manager, resultsOf(results).slice(1), commitWith);
     if (!committed) await client.query('COMMIT');
     return value;
@@ -86,7 +91,10 @@ export async function inTransactionOpenedWith<T>(
  * order; on an error nothing of it is committed.
  */
 export function inOneRoundTrip(db: DataSource, statements: readonly Opening[]): Promise<SimpleResult[]> {
-  return onConnection(db, statements, async (client) => resultsOf(await client.query(['BEGIN', ...statements.map(sqlOf), 'COMMIT'].join('; '))).slice(1, -1));
+  const prepares = preparedInTransaction(statements, transactionPooled(db));
+  return onConnection(db, statements, async (client) =>
+    resultsOf(await client.query(['BEGIN', ...prepares, ...statements.map(sqlOf), 'COMMIT'].join('; '))).slice(1, -1),
+  );
 }
 
 /** A pooled connection with `statements`' prepared ones PREPAREd on it, for `use`; ROLLBACK if it fails. */
@@ -98,7 +106,7 @@ async function onConnection<T>(
   const runner = db.createQueryRunner();
   const client = (await runner.connect()) as SimpleQueryClient;
   try {
-    await prepareOn(client, statements);
+    if (!transactionPooled(db)) await prepareOn(client, statements);
     return await use(client, runner.manager);
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -150,12 +158,26 @@ function arrayText(values: readonly unknown[]): string {
   return `{${values.map(element).join(',')}}`;
 }
 
+/** The results of the statements sent, without those of the PREPAREs sent in the transaction (preparedInTransaction). */
 function resultsOf(results: SimpleResult | SimpleResult[]): SimpleResult[] {
-  return Array.isArray(results) ? results : [results];
+  return (Array.isArray(results) ? results : [results]).filter((result) => result.command !== 'PREPARE' && result.command !== 'DEALLOCATE');
+}
+
+/**
+ * Behind PgBouncer in transaction mode (DataSourceOptions.pooler) a connection is PgBouncer's,
+ * not a server's: a statement PREPAREd in one transaction may be missing, or another's, in the
+ * next. There the prepared statements are PREPAREd in the transaction that EXECUTEs them, after
+ * DEALLOCATE ALL drops what an earlier transaction on that server connection left (one that
+ * failed before its end). Elsewhere: none, they are prepared once per connection (prepareOn).
+ */
+function preparedInTransaction(statements: readonly Opening[], pooled: boolean): string[] {
+  if (!pooled) return [];
+  const texts = new Set(statements.flatMap((statement) => (typeof statement === 'string' ? [] : [statement.text])));
+  return texts.size === 0 ? [] : ['DEALLOCATE ALL', ...[...texts].map((text) => `PREPARE ${nameOf(text)} AS ${text}`)];
 }
 
 /** PREPAREs, once per connection and each in its own round trip, the prepared statements it has not seen yet. */
-async function prepareOn(client: SimpleQueryClient, statements: readonly (Opening | PreparedCall)[]): Promise<void> {
+async function prepareOn(client: SimpleQueryClient, statements: readonly Opening[]): Promise<void> {
   let prepared = preparedByConnection.get(client);
   if (!prepared) preparedByConnection.set(client, (prepared = new Set()));
   for (const statement of statements) {

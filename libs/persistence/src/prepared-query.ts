@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { QueryFailedError, type EntityManager } from 'typeorm';
 import type { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
+import { transactionPooled } from './pooler';
 
 /** A statement and its parameter values, as `sql` makes them. */
 export interface Statement {
@@ -9,7 +10,7 @@ export interface Statement {
 }
 
 interface PgClient {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+  query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
 
 /**
@@ -22,13 +23,16 @@ interface PgClient {
  *
  * A statement is named after its text's hash. Give only texts made from a small, fixed set of
  * variants (never with values inside): each connection keeps every one it has seen.
+ *
+ * Behind PgBouncer in transaction mode (DataSourceOptions.pooler) the statement goes unnamed:
+ * PgBouncer 1.18 does not follow named statements from one server connection to another.
  */
 export async function queryPrepared<Row>(manager: EntityManager, statement: Statement): Promise<Row[]>;
 export async function queryPrepared<Row>(manager: EntityManager, text: string, values: readonly unknown[]): Promise<Row[]>;
 export async function queryPrepared<Row>(manager: EntityManager, statement: Statement | string, parameters: readonly unknown[] = []): Promise<Row[]> {
   const text = typeof statement === 'string' ? statement : statement.text;
   const values = (typeof statement === 'string' ? parameters : statement.values) as unknown[];
-  const name = nameOf(text);
+  const name = transactionPooled(manager.connection) ? undefined : nameOf(text);
   const own = manager.queryRunner ? undefined : manager.connection.createQueryRunner();
   const runner = (manager.queryRunner ?? own) as PostgresQueryRunner;
   try {

@@ -1,6 +1,7 @@
 import { ALL_QUEUES, type QueueName } from '@mp/queue-contracts';
 import type { Queue } from 'bullmq';
-import type Redis from 'ioredis';
+import { Cluster, type Redis } from 'ioredis';
+import type { RedisConnection } from './redis-connection';
 
 /**
  * What the operators' overview reads from Redis: the depth of every queue (BullMQ's own counts)
@@ -42,30 +43,42 @@ export const BIND_REPORT_EVERY_MS = 10_000;
 const bindReportKey = (prefix: string, dispatcher: string) => `${prefix}:status:smsc-binds:${dispatcher}`;
 
 /** Writes this dispatcher's binds (replacing its last report), to live BIND_REPORT_TTL_SECONDS. */
-export async function publishBindStates(redis: Redis, prefix: string, dispatcher: string, binds: readonly Omit<SmscBindReport, 'dispatcher'>[]): Promise<void> {
+export async function publishBindStates(
+  redis: RedisConnection,
+  prefix: string,
+  dispatcher: string,
+  binds: readonly Omit<SmscBindReport, 'dispatcher'>[],
+): Promise<void> {
   const report: SmscBindReport[] = binds.map((bind) => ({ dispatcher, ...bind }));
   await redis.set(bindReportKey(prefix, dispatcher), JSON.stringify(report), 'EX', BIND_REPORT_TTL_SECONDS);
 }
 
 /** Removes this dispatcher's report (at shutdown, so its closed binds are not shown for the TTL). */
-export async function withdrawBindStates(redis: Redis, prefix: string, dispatcher: string): Promise<void> {
+export async function withdrawBindStates(redis: RedisConnection, prefix: string, dispatcher: string): Promise<void> {
   await redis.del(bindReportKey(prefix, dispatcher));
 }
 
 /** Every live dispatcher's binds, by route, dispatcher and bind number. A report that is not JSON of the right shape is skipped. */
-export async function readBindStates(redis: Redis, prefix: string): Promise<SmscBindReport[]> {
-  const keys: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', bindReportKey(prefix, '*'), 'COUNT', 100);
-    keys.push(...found);
-    cursor = next;
-  } while (cursor !== '0');
+export async function readBindStates(redis: RedisConnection, prefix: string): Promise<SmscBindReport[]> {
+  // A cluster's SCAN sees one node's keys: scan each master (the prefix's hash tag puts them all on one).
+  const servers = redis instanceof Cluster ? redis.nodes('master') : [redis];
+  const keys = (await Promise.all(servers.map((server) => scanKeys(server, bindReportKey(prefix, '*'))))).flat();
   if (keys.length === 0) return [];
   const reports = await redis.mget(...keys);
   return reports
     .flatMap((text) => parseReport(text))
     .sort((a, b) => a.route.localeCompare(b.route) || a.dispatcher.localeCompare(b.dispatcher) || a.bind - b.bind);
+}
+
+async function scanKeys(redis: Redis, pattern: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, found] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 100);
+    keys.push(...found);
+    cursor = next;
+  } while (cursor !== '0');
+  return keys;
 }
 
 export function parseReport(text: string | null): SmscBindReport[] {

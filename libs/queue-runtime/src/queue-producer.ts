@@ -1,9 +1,8 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type { JobDataOf, JobNameOf, QueueName } from '@mp/queue-contracts';
 import { Queue } from 'bullmq';
-import type Redis from 'ioredis';
 import { defaultJobOptions, QUEUE_RUNTIME_OPTIONS, type QueueRuntimeOptions } from './queue-options';
-import { createRedisConnection } from './redis-connection';
+import { createRedisConnection, type RedisConnection } from './redis-connection';
 
 export interface EnqueueOptions {
   /** A stable id (a message id, say): enqueueing the same id again is a no-op. */
@@ -17,7 +16,7 @@ export interface EnqueueOptions {
 @Injectable()
 export class QueueProducer implements OnApplicationShutdown {
   private readonly queues = new Map<QueueName, Queue>();
-  private connection: Redis | undefined;
+  private connection: RedisConnection | undefined;
 
   constructor(@Inject(QUEUE_RUNTIME_OPTIONS) private readonly options: QueueRuntimeOptions) {}
 
@@ -44,7 +43,7 @@ export class QueueProducer implements OnApplicationShutdown {
   }
 
   /** The producer's Redis connection, for reads beside the queues (the operators' overview of SMSC binds). */
-  redis(): Redis {
+  redis(): RedisConnection {
     this.connection ??= createRedisConnection(this.options.redisUrl, 'producer', this.options.appName);
     return this.connection;
   }

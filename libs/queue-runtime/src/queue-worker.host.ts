@@ -3,12 +3,11 @@ import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { runWithLogContext } from '@mp/observability';
 import { QUEUE_POLICIES, type QueueName } from '@mp/queue-contracts';
 import { Job, UnrecoverableError, Worker } from 'bullmq';
-import type Redis from 'ioredis';
 import { HandlerRegistry, type JobHandlerFn } from './handler-registry';
 import { JOB_HANDLER, type JobHandlerMetadata } from './job-handler.decorator';
 import { JOB_METER, type JobMeter } from './job-meter';
 import { QUEUE_CONCURRENCY, QUEUE_RUNTIME_OPTIONS, type QueueConcurrency, type QueueRuntimeOptions } from './queue-options';
-import { createRedisConnection } from './redis-connection';
+import { createRedisConnection, type RedisConnection } from './redis-connection';
 
 /** The job label of a job no handler knows (its name came from Redis, so it is not a label). */
 const UNKNOWN_JOB = 'unknown';
@@ -23,7 +22,7 @@ export class QueueWorkerHost implements OnApplicationBootstrap, OnApplicationShu
   private readonly logger = new Logger('QueueWorkerHost');
   private readonly registry = new HandlerRegistry();
   private readonly workers: Worker[] = [];
-  private connection: Redis | undefined;
+  private connection: RedisConnection | undefined;
 
   constructor(
     @Inject(QUEUE_RUNTIME_OPTIONS) private readonly options: QueueRuntimeOptions,
@@ -72,7 +71,7 @@ export class QueueWorkerHost implements OnApplicationBootstrap, OnApplicationShu
     }
   }
 
-  private startWorker(queue: QueueName, connection: Redis): Worker {
+  private startWorker(queue: QueueName, connection: RedisConnection): Worker {
     const worker = new Worker(queue, (job: Job) => this.process(queue, job), {
       connection,
       prefix: this.options.prefix,

@@ -1,4 +1,4 @@
-import type Redis from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { createHash } from 'node:crypto';
 
 // Scripts, so that counting and taking a slot are one atomic step however many gateways ask at
@@ -84,6 +84,9 @@ end
 return { 0, 0 }
 `;
 
+/** One Redis server or a Redis Cluster: a script's keys must then share a slot (give them one hash tag). */
+export type RedisClient = Redis | Cluster;
+
 const sha1 = (script: string): string => createHash('sha1').update(script).digest('hex');
 export const SCRIPTS = {
   take: { text: TAKE_SCRIPT, sha: sha1(TAKE_SCRIPT) },
@@ -96,7 +99,7 @@ export const SCRIPTS = {
  * whole on every call, it was most of the bytes a gateway wrote to Redis per OTP, and Redis
  * hashed it again each time.
  */
-export async function runScript(redis: Redis, script: { text: string; sha: string }, keys: string[], args: (string | number)[]): Promise<number[]> {
+export async function runScript(redis: RedisClient, script: { text: string; sha: string }, keys: string[], args: (string | number)[]): Promise<number[]> {
   try {
     return (await redis.evalsha(script.sha, keys.length, ...keys, ...args)) as number[];
   } catch (error) {

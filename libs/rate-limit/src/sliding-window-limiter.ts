@@ -1,5 +1,4 @@
-import type Redis from 'ioredis';
-import { runScript, SCRIPTS } from './scripts';
+import { runScript, SCRIPTS, type RedisClient } from './scripts';
 import { takeBatchesOn } from './take-batches';
 
 export type RateDecision = { allowed: true; used: number; limit: number; slot: string } | { allowed: false; used: number; limit: number; retryAfterMs: number };
@@ -68,7 +67,7 @@ let counter = 0;
  */
 export class SlidingWindowLimiter {
   constructor(
-    readonly redis: Redis,
+    readonly redis: RedisClient,
     private readonly prefix: string,
     readonly windowMs: number,
   ) {}

@@ -1,6 +1,5 @@
 import { GroupCommit } from '@mp/batching';
-import type Redis from 'ioredis';
-import { runScript, SCRIPTS } from './scripts';
+import { runScript, SCRIPTS, type RedisClient } from './scripts';
 
 /** One window of a take: its sorted set, its length and its limit. */
 export interface TakeWindow {
@@ -36,7 +35,7 @@ const MAX_TAKES_PER_CALL = 100;
 export class TakeBatches {
   private readonly batches: GroupCommit<PendingTake, TakeOutcome>;
 
-  constructor(redis: Redis) {
+  constructor(redis: RedisClient) {
     this.batches = new GroupCommit(
       async (takes) => {
         const answers = await runScript(redis, SCRIPTS.take, ...scriptInput(takes));
@@ -70,10 +69,10 @@ function outcomeAt(answers: readonly number[], i: number): TakeOutcome {
   return { allowed: allowed === 1, index, used, wait };
 }
 
-const batchesByConnection = new WeakMap<Redis, TakeBatches>();
+const batchesByConnection = new WeakMap<RedisClient, TakeBatches>();
 
 /** The TakeBatches of this connection (one per connection, shared by every limiter on it). */
-export function takeBatchesOn(redis: Redis): TakeBatches {
+export function takeBatchesOn(redis: RedisClient): TakeBatches {
   let batches = batchesByConnection.get(redis);
   if (!batches) batchesByConnection.set(redis, (batches = new TakeBatches(redis)));
   return batches;

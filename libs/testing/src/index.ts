@@ -12,3 +12,5 @@ export * from './openapi/openapi-validator';
 export * from './openapi/references';
 export * from './smsc-simulator-process';
 export * from './prometheus-text';
+export * from './redis-cluster';
+export * from './pgbouncer';

@@ -1,4 +1,14 @@
 import { CredentialEnv } from '@mp/config';
+import { IsOptional, Matches } from 'class-validator';
 
 /** The admin tool reads the same variables, with the same defaults, as the apps it manages. */
-export class AdminEnv extends CredentialEnv {}
+export class AdminEnv extends CredentialEnv {
+  /**
+   * PostgreSQL itself, for db:migrate when DATABASE_URL is PgBouncer in transaction mode: the
+   * migrations hold a session advisory lock (docs/decisions/0045-redis-cluster-and-pgbouncer.md).
+   * Unset: db:migrate uses DATABASE_URL.
+   */
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// URL' })
+  MIGRATION_DATABASE_URL?: string;
+}

@@ -1,6 +1,6 @@
 import { AccountsService, accountsRepositories, CatalogService, catalogRepositories, PeopleService, peopleRepositories } from '@mp/accounts';
 import { parseAssignments } from '@mp/accounts-domain';
-import { runMigrations } from '@mp/persistence';
+import { createDataSource, runMigrations } from '@mp/persistence';
 import { ALL_QUEUES } from '@mp/queue-contracts';
 import type { DataSource } from 'typeorm';
 import type { AdminEnv } from './admin.env';
@@ -35,11 +35,18 @@ const catalog = async (context: AdminContext) => {
 /** Every command of the admin tool; each prints one JSON object. */
 export const COMMANDS: Record<string, Command> = {
   'db:migrate': {
-    summary: 'apply pending database migrations',
+    summary: 'apply pending database migrations (on MIGRATION_DATABASE_URL when set)',
     usage: 'db:migrate',
     run: async (args, context) => {
       parseOptions(args, { required: [] });
-      return { applied: await runMigrations(await context.database()) };
+      const direct = context.config.MIGRATION_DATABASE_URL;
+      if (!direct) return { applied: await runMigrations(await context.database()) };
+      const db = await createDataSource({ url: direct, applicationName: 'admin-migrate', poolSize: 2 }).initialize();
+      try {
+        return { applied: await runMigrations(db) };
+      } finally {
+        await db.destroy();
+      }
     },
   },
   'company:create': {

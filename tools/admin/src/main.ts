@@ -26,7 +26,13 @@ async function main(argv: string[]): Promise<number> {
     const context: AdminContext = {
       config,
       database: async () => {
-        dataSource ??= await createDataSource({ url: config.DATABASE_URL, applicationName: 'admin', poolSize: 2, entities: ACCOUNTS_ENTITIES }).initialize();
+        dataSource ??= await createDataSource({
+          url: config.DATABASE_URL,
+          applicationName: 'admin',
+          poolSize: 2,
+          entities: ACCOUNTS_ENTITIES,
+          pooler: config.DATABASE_POOLER,
+        }).initialize();
         return dataSource;
       },
     };

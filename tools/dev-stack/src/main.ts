@@ -15,6 +15,9 @@
 //   LOG_LEVEL      The apps' log level (default info).
 //   NODE_ENV       The apps' NODE_ENV (default development).
 //   QUEUE_PREFIX   Prefix of the apps' queue keys in Redis (default: the apps' own).
+//   MIGRATION_DATABASE_URL
+//                  Where the migrations run when DATABASE_URL is PgBouncer in transaction mode
+//                  (default DATABASE_URL).
 //   MP_DATA_DIR    Where the embedded services keep their data and stack.json is written
 //                  (default <repo>/.data). stack.json ({ databaseUrl, redisUrl }) is how
 //                  `npm run admin` in another terminal finds this stack's database.
@@ -158,7 +161,8 @@ async function bringUp(stack: Stack, shutdown: Shutdown): Promise<void> {
   const redisUrl = await ensureRedis(settings.redisUrl, settings.dataDir, supervisor, output);
   const file = writeStackFile(settings.dataDir, { databaseUrl, redisUrl });
   output.info(`wrote ${file}`);
-  await migrate(databaseUrl, output);
+  // Migrations hold a session's advisory lock: PostgreSQL itself when the apps go through PgBouncer.
+  await migrate(process.env['MIGRATION_DATABASE_URL'] || databaseUrl, output);
   const gatewayPort = await startApps(stack, { databaseUrl, redisUrl });
   await announceWhenReady(stack, gatewayPort, shutdown);
 }

@@ -2,7 +2,8 @@
 // (redis-server, no persistence) when nothing answers there and redis-server is on the PATH.
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import Redis from 'ioredis';
+import { parseRedisUrl } from '@mp/queue-runtime';
+import Redis, { Cluster } from 'ioredis';
 import type { Output } from './output';
 import { redactUrl } from './settings';
 import type { Supervisor } from './supervisor';
@@ -13,14 +14,16 @@ const DEFAULT_PORT = 6379;
 
 /** Whether a Redis server answers PING at url within timeoutMs. */
 export async function pingRedis(url: string, timeoutMs = 1_000): Promise<boolean> {
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: timeoutMs,
-    commandTimeout: timeoutMs,
-    maxRetriesPerRequest: 0,
-    enableOfflineQueue: false,
-    retryStrategy: () => null,
-  });
+  const options = { lazyConnect: true, connectTimeout: timeoutMs, commandTimeout: timeoutMs, maxRetriesPerRequest: 0 };
+  const target = parseRedisUrl(url);
+  const redis =
+    target.kind === 'server'
+      ? new Redis(url, { ...options, enableOfflineQueue: false, retryStrategy: () => null })
+      : new Cluster(target.nodes, {
+          lazyConnect: true,
+          clusterRetryStrategy: () => null,
+          redisOptions: { ...options, username: target.username, password: target.password, ...(target.tls ? { tls: {} } : {}) },
+        });
   redis.on('error', () => undefined);
   try {
     await redis.connect();

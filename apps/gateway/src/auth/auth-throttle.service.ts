@@ -1,8 +1,7 @@
 import { HttpStatus, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { ApiError } from '@mp/http-kit';
-import { createRedisConnection } from '@mp/queue-runtime';
+import { createRedisConnection, type RedisConnection } from '@mp/queue-runtime';
 import { firstFullWindow, SlidingWindowLimiter, takeAll, type WindowTake } from '@mp/rate-limit';
-import type Redis from 'ioredis';
 import { hash } from 'node:crypto';
 import { GatewayEnv } from '../gateway.env';
 
@@ -30,7 +29,7 @@ export const AUTH_FAILURE_LIMITS = { windowMs: 15 * 60_000, perKey: 10, perAddre
 @Injectable()
 export class AuthThrottle implements OnApplicationShutdown {
   private readonly logger = new Logger('AuthThrottle');
-  private readonly redis: Redis;
+  private readonly redis: RedisConnection;
   private readonly keys: SlidingWindowLimiter;
   private readonly addresses: SlidingWindowLimiter;
 

@@ -1,9 +1,8 @@
 import { HttpStatus, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { SIGN_IN_FAILURE_LIMITS, signInLockedMessage } from '@mp/accounts-domain';
 import { ApiError } from '@mp/http-kit';
-import { createRedisConnection } from '@mp/queue-runtime';
+import { createRedisConnection, type RedisConnection } from '@mp/queue-runtime';
 import { firstFullWindow, SlidingWindowLimiter, takeAll, type WindowTake } from '@mp/rate-limit';
-import type Redis from 'ioredis';
 import { hash } from 'node:crypto';
 import { GatewayEnv } from '../gateway.env';
 
@@ -17,7 +16,7 @@ import { GatewayEnv } from '../gateway.env';
 @Injectable()
 export class SignInThrottle implements OnApplicationShutdown {
   private readonly logger = new Logger('SignInThrottle');
-  private readonly redis: Redis;
+  private readonly redis: RedisConnection;
   private readonly accounts: SlidingWindowLimiter;
   private readonly addresses: SlidingWindowLimiter;
 

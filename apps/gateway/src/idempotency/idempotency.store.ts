@@ -1,9 +1,8 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { GatewayEnv } from '../gateway.env';
-import { createRedisConnection } from '@mp/queue-runtime';
+import { createRedisConnection, type RedisConnection } from '@mp/queue-runtime';
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type Redis from 'ioredis';
 
 const TTL_MS = 24 * 3600 * 1000;
 const WAIT_FOR_FIRST_MS = 15_000;
@@ -20,7 +19,7 @@ export type Claim = { kind: 'first' } | { kind: 'replay'; status: number; body: 
  */
 @Injectable()
 export class IdempotencyStore implements OnApplicationShutdown {
-  private readonly redis: Redis;
+  private readonly redis: RedisConnection;
   private readonly prefix: string;
 
   constructor(config: GatewayEnv) {

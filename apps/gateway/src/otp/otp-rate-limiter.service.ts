@@ -1,8 +1,7 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { CompanyRepository } from '@mp/accounts';
-import { createRedisConnection } from '@mp/queue-runtime';
+import { createRedisConnection, type RedisConnection } from '@mp/queue-runtime';
 import { releaseAll, SlidingWindowLimiter, takeAll, type RateUsage, type WindowTake } from '@mp/rate-limit';
-import type Redis from 'ioredis';
 import { LoadingCache } from '../common/loading-cache';
 import { GatewayEnv } from '../gateway.env';
 
@@ -29,7 +28,7 @@ export type SendSlot =
  */
 @Injectable()
 export class OtpRateLimiter implements OnApplicationShutdown {
-  private readonly redis: Redis;
+  private readonly redis: RedisConnection;
   private readonly companyWindow: SlidingWindowLimiter;
   private readonly limits = new LoadingCache<number>({ ttlMs: LIMIT_TTL_MS });
   private readonly prefix: string;

@@ -2,12 +2,12 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import {
   BIND_REPORT_EVERY_MS,
   createRedisConnection,
+  type RedisConnection,
   publishBindStates,
   QUEUE_RUNTIME_OPTIONS,
   withdrawBindStates,
   type QueueRuntimeOptions,
 } from '@mp/queue-runtime';
-import type Redis from 'ioredis';
 import { hostname } from 'node:os';
 import { CarrierPool } from './carrier-pool.service';
 
@@ -20,7 +20,7 @@ import { CarrierPool } from './carrier-pool.service';
 export class BindStatePublisher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('BindStatePublisher');
   private readonly dispatcher = `${hostname()}:${process.pid}`;
-  private redis?: Redis;
+  private redis?: RedisConnection;
   private timer?: NodeJS.Timeout;
   private failing = false;
   private stopped = false;
@@ -41,7 +41,7 @@ export class BindStatePublisher implements OnApplicationBootstrap, OnApplication
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    await withdrawBindStates(this.redis as Redis, this.options.prefix, this.dispatcher).catch(() => undefined);
+    await withdrawBindStates(this.redis as RedisConnection, this.options.prefix, this.dispatcher).catch(() => undefined);
     this.redis?.disconnect();
   }
 
