@@ -2,9 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ACCOUNTS_ENTITIES } from '@mp/accounts';
 import { AppConfigModule } from '@mp/app-runtime';
 import { HealthModule } from '@mp/health';
-import { MetricsModule } from '@mp/metrics';
 import { DatabaseModule } from '@mp/persistence';
-import { ALL_QUEUES } from '@mp/queue-contracts';
 import { QueueModule } from '@mp/queue-runtime';
 import { AuthModule } from './auth/auth.module';
 import { BalanceModule } from './balance/balance.module';
@@ -25,17 +23,9 @@ export class GatewayModule {
       module: GatewayModule,
       imports: [
         AppConfigModule.forRoot(config),
-        DatabaseModule.forRoot({
-          url: config.DATABASE_URL,
-          applicationName: APP_NAME,
-          poolSize: config.DATABASE_POOL_SIZE,
-          entities: ACCOUNTS_ENTITIES,
-          pooler: config.DATABASE_POOLER,
-        }),
+        DatabaseModule.forRoot({ url: config.DATABASE_URL, applicationName: APP_NAME, poolSize: config.DATABASE_POOL_SIZE, entities: ACCOUNTS_ENTITIES, pooler: config.DATABASE_POOLER }),
         QueueModule.forRoot({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, appName: APP_NAME, consume: [] }),
         HealthModule,
-        // Every queue's depth and the outbox: the gateway adds their jobs and runs in every deployment.
-        MetricsModule.forRoot({ app: APP_NAME, queues: ALL_QUEUES, outbox: true }),
         AuthModule,
         BalanceModule,
         SmsModule,
