@@ -23,7 +23,13 @@ export class GatewayModule {
       module: GatewayModule,
       imports: [
         AppConfigModule.forRoot(config),
-        DatabaseModule.forRoot({ url: config.DATABASE_URL, applicationName: APP_NAME, poolSize: config.DATABASE_POOL_SIZE, entities: ACCOUNTS_ENTITIES, pooler: config.DATABASE_POOLER }),
+        DatabaseModule.forRoot({
+          url: config.DATABASE_URL,
+          applicationName: APP_NAME,
+          poolSize: config.DATABASE_POOL_SIZE,
+          entities: ACCOUNTS_ENTITIES,
+          pooler: config.DATABASE_POOLER,
+        }),
         QueueModule.forRoot({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, appName: APP_NAME, consume: [] }),
         HealthModule,
         AuthModule,
