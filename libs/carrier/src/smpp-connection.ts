@@ -114,6 +114,11 @@ export class SmppConnection {
     return { target: `${this.options.host}:${this.options.port}`, state: this.state, since: this.stateSince };
   }
 
+  /** submit_sm awaiting their response, and how many may. */
+  windowUse(): { inUse: number; size: number } {
+    return { inUse: this.window.outstanding, size: this.options.windowSize };
+  }
+
   /** Called after each change of state (bound, lost, closed); one listener. */
   onStateChange(listener: () => void): void {
     this.stateListener = listener;

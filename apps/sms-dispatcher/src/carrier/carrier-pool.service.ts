@@ -7,6 +7,7 @@ import {
   type OutgoingPart,
   type SmscBindStatus,
   type SmscTarget,
+  type SubmitAnsweredListener,
   type SubmitOutcome,
 } from '@mp/carrier';
 import { SmsDispatcherEnv } from '../sms-dispatcher.env';
@@ -62,6 +63,19 @@ export class CarrierPool implements OnModuleInit, OnApplicationShutdown {
 
   onReceipt(listener: ReceiptListener): void {
     this.carriers.onReceipt(listener);
+  }
+
+  /** Each receipt with the SMSC it came from, for metrics (those not stored are sent again: see onReceipt). */
+  onReceiptFrom(listener: (receipt: DeliveryReceipt, smsc: string) => void): void {
+    this.carriers.onReceipt(listener);
+  }
+
+  onSubmitAnswered(listener: SubmitAnsweredListener): void {
+    this.carriers.onSubmitAnswered(listener);
+  }
+
+  windows(): ReturnType<CarrierRoutes['windows']> {
+    return this.carriers.windows();
   }
 
   isBound(): boolean {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MessagingDataModule } from '@mp/messaging';
 import { BindStatePublisher } from '../carrier/bind-state.publisher';
+import { CarrierMetrics } from '../carrier/carrier-metrics.service';
 import { CarrierPool } from '../carrier/carrier-pool.service';
 import { ReceiptRecorder } from '../carrier/receipt-recorder.service';
 import { SubmitSpans } from '../carrier/submit-spans';
@@ -14,6 +15,7 @@ import { SubmitRecorder } from './submit-recorder.service';
   imports: [MessagingDataModule],
   providers: [
     CarrierPool,
+    CarrierMetrics,
     BindStatePublisher,
     SubmitSpans,
     ReceiptRecorder,

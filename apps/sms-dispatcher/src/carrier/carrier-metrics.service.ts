@@ -1,0 +1,103 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { CommandStatus, NO_RESPONSE, type DeliveryReceipt, type SubmitOutcome } from '@mp/carrier';
+import { PlatformMetrics } from '@mp/metrics';
+import type { Counter, Gauge, Histogram } from 'prom-client';
+import { CarrierPool } from './carrier-pool.service';
+
+/**
+ * The carrier ids of the last this many accepted submits, with when their response came: a
+ * receipt found here gives mp_receipt_latency_seconds. Bounded, so that a flood or lost
+ * receipts cannot grow it (a few seconds of submits at full speed; most receipts come sooner).
+ * A receipt of a submit this process did not make, or made longer ago, is counted but not timed.
+ */
+const RECENT_SUBMITS = 20_000;
+
+export type SubmitOutcomeLabel = 'accepted' | 'throttled' | 'temporary_error' | 'permanent_error' | 'timeout';
+
+export function submitOutcomeLabel(outcome: SubmitOutcome): SubmitOutcomeLabel {
+  if (outcome.ok) return 'accepted';
+  if (outcome.commandStatus === NO_RESPONSE) return 'timeout';
+  if (outcome.commandStatus === CommandStatus.ESME_RTHROTTLED || outcome.commandStatus === CommandStatus.ESME_RMSGQFUL) return 'throttled';
+  return outcome.permanent ? 'permanent_error' : 'temporary_error';
+}
+
+/**
+ * SMSC metrics of the dispatcher: submits by bind and outcome and receipts by stat, counted as
+ * they come (a few map lookups each); binds and windows read from the pool at scrape time.
+ */
+@Injectable()
+export class CarrierMetrics implements OnModuleInit {
+  private readonly submits: Counter<'smsc' | 'bind' | 'outcome'>;
+  private readonly submitSeries = new Map<string, Map<number, Map<SubmitOutcomeLabel, Counter.Internal>>>();
+  private readonly receipts: Counter<'smsc' | 'stat'>;
+  private readonly receiptLatency: Histogram<'smsc'>;
+  private readonly bound: Gauge<'smsc'>;
+  private readonly configured: Gauge<'smsc'>;
+  private readonly windowInUse: Gauge<'smsc' | 'bind'>;
+  private readonly windowSize: Gauge<'smsc' | 'bind'>;
+  private readonly answeredAt = new Map<string, number>();
+
+  constructor(
+    private readonly carrier: CarrierPool,
+    private readonly metrics: PlatformMetrics,
+  ) {
+    this.submits = metrics.counter('mp_smsc_submits_total');
+    this.receipts = metrics.counter('mp_receipts_total');
+    this.receiptLatency = metrics.histogram('mp_receipt_latency_seconds');
+    this.bound = metrics.gauge('mp_smsc_binds_bound');
+    this.configured = metrics.gauge('mp_smsc_binds_configured');
+    this.windowInUse = metrics.gauge('mp_smsc_window_in_use');
+    this.windowSize = metrics.gauge('mp_smsc_window_size');
+  }
+
+  onModuleInit(): void {
+    this.carrier.onSubmitAnswered((smsc, bind, outcome) => this.submitAnswered(smsc, bind, outcome));
+    this.carrier.onReceiptFrom((receipt, smsc) => this.receiptArrived(receipt, smsc));
+    this.metrics.refreshOnScrape('smsc binds', () => this.readBinds());
+  }
+
+  submitAnswered(smsc: string, bind: number, outcome: SubmitOutcome): void {
+    const label = submitOutcomeLabel(outcome);
+    this.submitCounter(smsc, bind, label).inc();
+    if (!outcome.ok) return;
+    if (this.answeredAt.size >= RECENT_SUBMITS) this.answeredAt.delete(this.answeredAt.keys().next().value as string);
+    this.answeredAt.set(outcome.carrierMessageId, performance.now());
+  }
+
+  receiptArrived(receipt: DeliveryReceipt, smsc: string): void {
+    this.receipts.inc({ smsc, stat: receipt.stat });
+    const answeredAt = this.answeredAt.get(receipt.carrierMessageId);
+    if (answeredAt === undefined) return;
+    this.answeredAt.delete(receipt.carrierMessageId);
+    this.receiptLatency.observe({ smsc }, (performance.now() - answeredAt) / 1000);
+  }
+
+  /** Sets the bind and window gauges from the pool (before each scrape). */
+  readBinds(): void {
+    const bySmsc = new Map<string, { bound: number; configured: number }>();
+    for (const { route, state } of this.carrier.bindStates()) {
+      const counts = bySmsc.get(route) ?? { bound: 0, configured: 0 };
+      counts.configured++;
+      if (state === 'bound') counts.bound++;
+      bySmsc.set(route, counts);
+    }
+    for (const [smsc, counts] of bySmsc) {
+      this.bound.set({ smsc }, counts.bound);
+      this.configured.set({ smsc }, counts.configured);
+    }
+    for (const { smsc, bind, inUse, size } of this.carrier.windows()) {
+      this.windowInUse.set({ smsc, bind: String(bind) }, inUse);
+      this.windowSize.set({ smsc, bind: String(bind) }, size);
+    }
+  }
+
+  private submitCounter(smsc: string, bind: number, outcome: SubmitOutcomeLabel): Counter.Internal {
+    let byBind = this.submitSeries.get(smsc);
+    if (!byBind) this.submitSeries.set(smsc, (byBind = new Map()));
+    let byOutcome = byBind.get(bind);
+    if (!byOutcome) byBind.set(bind, (byOutcome = new Map()));
+    let series = byOutcome.get(outcome);
+    if (!series) byOutcome.set(outcome, (series = this.submits.labels({ smsc, bind: String(bind), outcome })));
+    return series;
+  }
+}

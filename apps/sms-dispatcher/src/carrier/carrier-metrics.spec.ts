@@ -1,0 +1,52 @@
+import { CommandStatus, NO_RESPONSE, type DeliveryReceipt, type SubmitOutcome } from '@mp/carrier';
+import { PlatformMetrics } from '@mp/metrics';
+import { parsePrometheusText, sampleSum } from '@mp/testing';
+import { CarrierMetrics, submitOutcomeLabel } from './carrier-metrics.service';
+import type { CarrierPool } from './carrier-pool.service';
+
+const failed = (commandStatus: number, permanent: boolean): SubmitOutcome => ({ ok: false, permanent, commandStatus, reason: 'x' });
+const receipt = (carrierMessageId: string, stat: DeliveryReceipt['stat']): DeliveryReceipt => ({ carrierMessageId, stat, err: '000', doneAt: null, raw: '' });
+
+describe('submitOutcomeLabel', () => {
+  it('names each kind of answer', () => {
+    expect(submitOutcomeLabel({ ok: true, carrierMessageId: 'a' })).toBe('accepted');
+    expect(submitOutcomeLabel(failed(NO_RESPONSE, false))).toBe('timeout');
+    expect(submitOutcomeLabel(failed(CommandStatus.ESME_RTHROTTLED, false))).toBe('throttled');
+    expect(submitOutcomeLabel(failed(CommandStatus.ESME_RMSGQFUL, false))).toBe('throttled');
+    expect(submitOutcomeLabel(failed(CommandStatus.ESME_RSYSERR, false))).toBe('temporary_error');
+    expect(submitOutcomeLabel(failed(CommandStatus.ESME_RINVDSTADR, true))).toBe('permanent_error');
+  });
+});
+
+describe('CarrierMetrics', () => {
+  const pool = {
+    bindStates: () => [
+      { route: 'default', bind: 1, state: 'bound' },
+      { route: 'default', bind: 2, state: 'connecting' },
+      { route: 'premium', bind: 1, state: 'bound' },
+    ],
+    windows: () => [{ smsc: 'default', bind: 1, inUse: 3, size: 50 }],
+  } as unknown as CarrierPool;
+
+  it('counts submits by SMSC, bind and outcome, receipts by stat, times receipts of its own submits, and reads the binds at scrape time', async () => {
+    const metrics = new PlatformMetrics('sms-dispatcher', { defaultMetrics: false });
+    const carrier = new CarrierMetrics(pool, metrics);
+    metrics.refreshOnScrape('binds', () => carrier.readBinds());
+    carrier.submitAnswered('default', 1, { ok: true, carrierMessageId: 'c1' });
+    carrier.submitAnswered('default', 1, { ok: true, carrierMessageId: 'c2' });
+    carrier.submitAnswered('default', 2, failed(NO_RESPONSE, false));
+    carrier.receiptArrived(receipt('c1', 'DELIVRD'), 'default');
+    carrier.receiptArrived(receipt('elsewhere', 'UNDELIV'), 'default');
+    const scrape = parsePrometheusText((await metrics.scrape()).text);
+    expect(sampleSum(scrape, 'mp_smsc_submits_total', { smsc: 'default', bind: '1', outcome: 'accepted' })).toBe(2);
+    expect(sampleSum(scrape, 'mp_smsc_submits_total', { smsc: 'default', bind: '2', outcome: 'timeout' })).toBe(1);
+    expect(sampleSum(scrape, 'mp_receipts_total', { stat: 'DELIVRD' })).toBe(1);
+    expect(sampleSum(scrape, 'mp_receipts_total', { stat: 'UNDELIV' })).toBe(1);
+    expect(sampleSum(scrape, 'mp_receipt_latency_seconds_count', { smsc: 'default' })).toBe(1);
+    expect(sampleSum(scrape, 'mp_smsc_binds_bound', { smsc: 'default' })).toBe(1);
+    expect(sampleSum(scrape, 'mp_smsc_binds_configured', { smsc: 'default' })).toBe(2);
+    expect(sampleSum(scrape, 'mp_smsc_binds_bound', { smsc: 'premium' })).toBe(1);
+    expect(sampleSum(scrape, 'mp_smsc_window_in_use', { smsc: 'default', bind: '1' })).toBe(3);
+    expect(sampleSum(scrape, 'mp_smsc_window_size', { smsc: 'default', bind: '1' })).toBe(50);
+  });
+});
