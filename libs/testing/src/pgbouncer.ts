@@ -21,6 +21,8 @@ export interface PgBouncerOptions {
 export interface RunningPgBouncer {
   /** `databaseUrl` with PgBouncer's host and port. */
   url: string;
+  /** PgBouncer's admin console (database `pgbouncer`, as the same user): SHOW POOLS, SHOW CLIENTS… in the simple query protocol. */
+  adminUrl: string;
   port: number;
   /** Everything PgBouncer logged so far. */
   logs(): string;
@@ -37,7 +39,7 @@ export async function startPgBouncer(options: PgBouncerOptions): Promise<Running
   chmodSync(dir, 0o755);
   const user = decodeURIComponent(server.username || 'postgres');
   writeFileSync(join(dir, 'userlist.txt'), `"${user}" ""\n`);
-  writeFileSync(join(dir, 'pgbouncer.ini'), config(server, port, dir, options));
+  writeFileSync(join(dir, 'pgbouncer.ini'), config(server, port, dir, user, options));
   const asRoot = process.getuid?.() === 0;
   const child = spawn(executable(), [...(asRoot ? ['-u', 'postgres'] : []), join(dir, 'pgbouncer.ini')], { stdio: ['ignore', 'pipe', 'pipe'] });
   child.unref();
@@ -59,10 +61,12 @@ export async function startPgBouncer(options: PgBouncerOptions): Promise<Running
   const url = new URL(options.databaseUrl);
   url.hostname = '127.0.0.1';
   url.port = String(port);
-  return { url: url.toString(), port, logs: () => output, stop };
+  const adminUrl = new URL(url);
+  adminUrl.pathname = '/pgbouncer';
+  return { url: url.toString(), adminUrl: adminUrl.toString(), port, logs: () => output, stop };
 }
 
-function config(server: URL, port: number, dir: string, options: PgBouncerOptions): string {
+function config(server: URL, port: number, dir: string, user: string, options: PgBouncerOptions): string {
   return `[databases]
 * = host=${server.hostname} port=${server.port || 5432}
 
@@ -72,6 +76,7 @@ listen_port = ${port}
 unix_socket_dir =
 auth_type = trust
 auth_file = ${join(dir, 'userlist.txt')}
+admin_users = ${user}
 pool_mode = ${options.poolMode ?? 'transaction'}
 default_pool_size = ${options.poolSize ?? 5}
 max_client_conn = 1000
