@@ -2,7 +2,9 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ACCOUNTS_ENTITIES } from '@mp/accounts';
 import { AppConfigModule } from '@mp/app-runtime';
 import { HealthModule } from '@mp/health';
+import { MetricsModule } from '@mp/metrics';
 import { DatabaseModule } from '@mp/persistence';
+import { ALL_QUEUES } from '@mp/queue-contracts';
 import { QueueModule } from '@mp/queue-runtime';
 import { AuthModule } from './auth/auth.module';
 import { BalanceModule } from './balance/balance.module';
@@ -32,6 +34,8 @@ export class GatewayModule {
         }),
         QueueModule.forRoot({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, appName: APP_NAME, consume: [] }),
         HealthModule,
+        // Every queue's depth and the outbox: the gateway adds their jobs and runs in every deployment.
+        MetricsModule.forRoot({ app: APP_NAME, queues: ALL_QUEUES, outbox: true }),
         AuthModule,
         BalanceModule,
         SmsModule,

@@ -1,6 +1,7 @@
 import { DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { AppConfigModule } from './config.module';
 import { HealthModule } from '@mp/health';
+import { MetricsModule } from '@mp/metrics';
 import { DatabaseModule } from '@mp/persistence';
 import type { QueueName } from '@mp/queue-contracts';
 import { QueueModule } from '@mp/queue-runtime';
@@ -16,7 +17,7 @@ export interface WorkerAppDefinition {
   genericPlans?: boolean;
 }
 
-/** What every worker app is made of: config, database, its queues, health, and its processors. */
+/** What every worker app is made of: config, database, its queues, health, metrics, and its processors. */
 @Module({})
 export class WorkerAppModule {
   static forRoot(definition: WorkerAppDefinition, config: WorkerEnv): DynamicModule {
@@ -38,6 +39,7 @@ export class WorkerAppModule {
           consume: definition.consume,
         }),
         HealthModule,
+        MetricsModule.forRoot({ app: definition.name, queues: definition.consume }),
         ...(definition.imports ?? []),
       ],
     };
