@@ -1,4 +1,14 @@
-import { activeTraceparent, contextOfTraceparent, failSpan, spanContextOfTraceparent, SpanKind, startSpan, withSpan, type Span } from '@mp/observability';
+import {
+  activeTraceparent,
+  contextOfTraceparent,
+  failSpan,
+  spanContextOfTraceparent,
+  SpanKind,
+  startSpan,
+  tracingOn,
+  withSpan,
+  type Span,
+} from '@mp/observability';
 import type { JobTrace } from '@mp/queue-contracts';
 
 /** Spans link to at most this many jobs' traces (an outbox sweep of a thousand jobs). */
@@ -11,6 +21,11 @@ const MAX_LINKS = 128;
 export function tracedJobData<T>(data: T): T {
   const traceparent = activeTraceparent();
   return traceparent ? ({ ...(data as object), traceparent } as T) : data;
+}
+
+/** tracedJobData of each job; the jobs themselves when not tracing. */
+export function tracedJobs<J extends { data: unknown }>(jobs: readonly J[]): readonly J[] {
+  return tracingOn() ? jobs.map((job) => ({ ...job, data: tracedJobData(job.data) })) : jobs;
 }
 
 /** The traceparent a job's data carries, if any. */

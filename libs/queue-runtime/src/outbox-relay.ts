@@ -2,7 +2,7 @@ import { allDone, GroupCommit, InFlight } from '@mp/batching';
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { QueueName } from '@mp/queue-contracts';
 import { failSpan, withSpan } from '@mp/observability';
-import { startEnqueueSpan } from './job-tracing';
+import { startEnqueueSpan, tracedJobs } from './job-tracing';
 import { OutboxRepository, type OutboxJob } from './outbox.repository';
 import { QueueProducer } from './queue-producer';
 
@@ -46,7 +46,8 @@ export class OutboxRelay implements BeforeApplicationShutdown, OnApplicationShut
   async relay(ids: readonly string[], jobs: readonly OutboxJob[]): Promise<boolean> {
     let at: Date;
     try {
-      await this.enqueueTraced('outbox relay', jobs);
+      // The writer relays in the context it committed in: the jobs carry the trace their rows do.
+      await this.enqueueTraced('outbox relay', tracedJobs(jobs));
       at = new Date();
     } catch (error) {
       this.logger.warn({ msg: 'outbox relay failed; the sweeper will enqueue these jobs', jobs: jobs.length, err: error });
