@@ -1,6 +1,7 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type { JobDataOf, JobNameOf, QueueName } from '@mp/queue-contracts';
 import { Queue } from 'bullmq';
+import { tracedJobData } from './job-tracing';
 import { defaultJobOptions, QUEUE_RUNTIME_OPTIONS, type QueueRuntimeOptions } from './queue-options';
 import { createRedisConnection, type RedisConnection } from './redis-connection';
 
@@ -21,7 +22,7 @@ export class QueueProducer implements OnApplicationShutdown {
   constructor(@Inject(QUEUE_RUNTIME_OPTIONS) private readonly options: QueueRuntimeOptions) {}
 
   async enqueue<Q extends QueueName, N extends JobNameOf<Q>>(queue: Q, name: N, data: JobDataOf<Q, N>, options: EnqueueOptions): Promise<void> {
-    await this.queue(queue).add(name, data, {
+    await this.queue(queue).add(name, tracedJobData(data), {
       jobId: options.jobId,
       delay: options.delayMs,
       priority: options.priority,
