@@ -85,5 +85,13 @@ module.exports = {
       globalSetup: '<rootDir>/libs/testing/src/global-setup.js',
       globalTeardown: '<rootDir>/libs/testing/src/global-teardown.js',
     },
+    // Fault tests (npm run test:faults, one file at a time): each starts its own PostgreSQL, Redis
+    // and apps, and breaks them on purpose; the machine's shared servers are never touched.
+    {
+      ...common,
+      displayName: 'faults',
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/long-timeout.js'],
+      testMatch: ['<rootDir>/apps/platform-e2e/src/faults/**/*.fault-spec.ts'],
+    },
   ],
 };

@@ -13,6 +13,7 @@ export interface SimulatorStats {
   rejected: number;
   receipts_sent: number;
   binds: number;
+  binds_refused: number;
   max_outstanding: number;
 }
 
