@@ -29,6 +29,13 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ PORT: 3000, REDIS_URL: 'redis://127.0.0.1:6379', QUEUE_PREFIX: 'mp', NODE_ENV: 'development' });
   });
 
+  it('takes a Redis Cluster with a hash-tag prefix, and a prefix in braces on one server too', () => {
+    expect(loadConfig(ExampleEnv, { REDIS_URL: 'redis+cluster://a:7000,b:7001', QUEUE_PREFIX: '{mp}' })).toMatchObject({ QUEUE_PREFIX: '{mp}' });
+    expect(loadConfig(ExampleEnv, { QUEUE_PREFIX: '{mp}', DATABASE_POOLER: 'pgbouncer-transaction' })).toMatchObject({
+      DATABASE_POOLER: 'pgbouncer-transaction',
+    });
+  });
+
   it('converts values to the declared types', () => {
     expect(loadConfig(ExampleEnv, { PORT: '8080' }).PORT).toBe(8080);
   });
@@ -41,6 +48,8 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ API_KEY_PEPPER: 'short' }, 'API_KEY_PEPPER'],
     [{ QUEUE_PREFIX: 'has space' }, 'QUEUE_PREFIX'],
+    [{ REDIS_URL: 'redis+cluster://a:7000,b:7001', QUEUE_PREFIX: 'mp' }, 'QUEUE_PREFIX="mp": must be a hash tag such as {mp}'],
+    [{ DATABASE_POOLER: 'pgpool' }, 'DATABASE_POOLER'],
   ])('refuses %p, naming the variable', (env, named) => {
     expect(() => loadConfig(ExampleEnv, env)).toThrow(ConfigError);
     expect(() => loadConfig(ExampleEnv, env)).toThrow(named);
