@@ -46,7 +46,7 @@ interface K8sObject {
 
 interface PodMonitorSpec {
   selector: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values: string[] }[] };
-  podMetricsEndpoints: { port: string; path: string }[];
+  podMetricsEndpoints: { port: string; path: string; honorLabels?: boolean }[];
 }
 
 interface AppDeployment {
@@ -159,6 +159,18 @@ describe('k8s/monitoring rules', () => {
     const formula = recorded.get('mp:otp_conversion_ratio:rate1h') ?? '';
     expect(formula).not.toBe('');
     expect(squash(read(join(ROOT, 'docs', 'metrics.md')))).toContain(squash(formula));
+  });
+
+  it('each fire in a case of messaging.rules.test.yml (which promtool runs: prometheus-rules.spec.ts)', () => {
+    const tests = yamlDocuments(join(MONITORING, 'messaging.rules.test.yml'))[0] as {
+      rule_files: string[];
+      tests: { alert_rule_test?: { alertname: string; exp_alerts: unknown[] }[] }[];
+    };
+    expect(tests.rule_files).toEqual(['messaging.rules.yml']);
+    const firing = tests.tests.flatMap(({ alert_rule_test: cases = [] }) =>
+      cases.filter(({ exp_alerts }) => exp_alerts.length > 0).map(({ alertname }) => alertname),
+    );
+    expect(alerts.map((rule) => rule.alert).filter((name) => !firing.includes(name as string))).toEqual([]);
   });
 
   it('give every alert a severity, a summary, and a section of k8s/monitoring/README.md', () => {
@@ -288,7 +300,9 @@ describe('k8s/monitoring kustomization and PodMonitor', () => {
   it('scrapes /metrics on the http port of every app, the port its container serves on', () => {
     const [monitor] = yamlDocuments(join(MONITORING, 'pod-monitor.yaml')) as { kind: string; spec: PodMonitorSpec }[];
     expect(monitor.kind).toBe('PodMonitor');
-    expect(monitor.spec.podMetricsEndpoints).toEqual([expect.objectContaining({ port: 'http', path: '/metrics' })]);
+    // The series' own `job` label (mp_job_*) must not be renamed exported_job.
+    expect(monitor.spec.podMetricsEndpoints).toEqual([expect.objectContaining({ port: 'http', path: '/metrics', honorLabels: true })]);
+    expect(documentedMetrics().get('mp_job_failures_total')?.labels).toContain('job');
     const deployments = baseObjects().filter(({ kind }) => kind === 'Deployment') as unknown as AppDeployment[];
     const selected = (labels: Record<string, string>): boolean =>
       Object.entries(monitor.spec.selector.matchLabels ?? {}).every(([key, value]) => labels[key] === value) &&
