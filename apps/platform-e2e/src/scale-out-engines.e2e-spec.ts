@@ -163,6 +163,11 @@ describe('the platform on a Redis Cluster and behind PgBouncer (transaction mode
     expect((await api.as(keyed).get<{ data: { balance: number } }>('/balance')).body.data.balance).toBe(0.99);
   });
 
+  it('has a live consumer on every queue in the cluster (admin queue:probe)', async () => {
+    const probe = await admin(['queue:probe', '--timeout', '30000'], { REDIS_URL: cluster.url, QUEUE_PREFIX: prefix });
+    expect(probe['ok']).toBe(true);
+  });
+
   it("kept every key of the run in the prefix's one slot, and every app's connections went through PgBouncer's few", async () => {
     const owners = await Promise.all(
       cluster.nodes.map(async (node) => {
