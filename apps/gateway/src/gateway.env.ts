@@ -1,4 +1,5 @@
 import { Base64Key32, CredentialEnv, DEV_SECRETS, EnvFlag, PrivateInProduction } from '@mp/config';
+import { ShutdownDrainMs, ShutdownTimeoutMs } from '@mp/app-runtime';
 import { IsInt, IsNumber, Max, Min, MinLength } from 'class-validator';
 
 export class GatewayEnv extends CredentialEnv {
@@ -6,6 +7,14 @@ export class GatewayEnv extends CredentialEnv {
   @Min(1)
   @Max(65535)
   PORT: number = 3000;
+
+  /** Behind a load balancer: readiness answers 503 this long after SIGTERM before the server stops taking requests. */
+  @ShutdownDrainMs()
+  SHUTDOWN_DRAIN_MS: number = 5_000;
+
+  /** From SIGTERM; k8s gives the gateway 30 s, 5 of them to its preStop. */
+  @ShutdownTimeoutMs()
+  SHUTDOWN_TIMEOUT_MS: number = 20_000;
 
   /** HS256 key of the access tokens POST /auth/token issues. */
   @MinLength(32)

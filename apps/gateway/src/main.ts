@@ -1,4 +1,5 @@
 import fastifyCookie from '@fastify/cookie';
+import { shutDownGracefully } from '@mp/app-runtime';
 import { loadConfigOrExit } from '@mp/config';
 import { createHttpApp } from '@mp/http-kit';
 import { createLogger } from '@mp/observability';
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
   // The web console, built by `npm run build` into dist/dashboard (beside dist/out, where this file runs from).
   const consoleServing = await serveConsole(app.getHttpAdapter().getInstance(), resolve(__dirname, '../../../../dashboard'));
   if (!consoleServing.built) logger.warn({ msg: 'the console is not built: /dashboard/ answers 503 until `npm run build` builds it' });
+  shutDownGracefully(app, logger, { drainMs: config.SHUTDOWN_DRAIN_MS, timeoutMs: config.SHUTDOWN_TIMEOUT_MS });
   await app.listen(config.PORT, config.HOST);
   logger.info({ msg: 'gateway listening', url: `http://${config.HOST}:${config.PORT}`, docs: '/docs', console: CONSOLE_PATH });
 }

@@ -1,4 +1,5 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
+import { InFlight } from '@mp/batching';
 import { CampaignCompletion } from '@mp/messaging';
 import { OutboxRelay } from '@mp/queue-runtime';
 import { SmsDispatcherEnv } from './sms-dispatcher.env';
@@ -8,10 +9,11 @@ import { SmsDispatcherEnv } from './sms-dispatcher.env';
  * moment), and records the campaigns that finished, enqueueing their campaign.completed event.
  */
 @Injectable()
-export class OutboxSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OutboxSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('OutboxSweeper');
   private timer: NodeJS.Timeout | undefined;
   private running = false;
+  private readonly rounds = new InFlight();
 
   constructor(
     private readonly relay: OutboxRelay,
@@ -20,7 +22,7 @@ export class OutboxSweeper implements OnApplicationBootstrap, OnApplicationShutd
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweepOnce(), this.config.OUTBOX_SWEEP_MS);
+    this.timer = setInterval(() => this.rounds.track(this.sweepOnce()), this.config.OUTBOX_SWEEP_MS);
   }
 
   async sweepOnce(): Promise<void> {
@@ -38,7 +40,9 @@ export class OutboxSweeper implements OnApplicationBootstrap, OnApplicationShutd
     }
   }
 
-  onApplicationShutdown(): void {
+  /** Before the connections close: no new round, and the one under way finishes. */
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    await this.rounds.settled();
   }
 }

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiProperty, ApiServiceUnavailableResponse, type ApiProp
 
 // What the health routes answer (@nestjs/terminus's report), for the API reference.
 
-/** Dependencies by name (`postgres`, `redis`, `queues`), each `{ status: "up" | "down", message? }`. */
+/** Checks by name (`lifecycle`: not shutting down; `postgres`, `redis`, `queues`), each `{ status: "up" | "down", message? }`. */
 const indicators = (description: string): ApiPropertyOptions => ({
   type: 'object',
   description,

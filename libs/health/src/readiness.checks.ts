@@ -6,10 +6,11 @@ import { DataSource } from 'typeorm';
 
 const TIMEOUT_MS = 2_000;
 
-/** The checks behind /health/ready: PostgreSQL, Redis, and the app's queue workers. */
+/** The checks behind /health/ready: the app is not shutting down; PostgreSQL, Redis, and its queue workers answer. */
 @Injectable()
 export class ReadinessChecks implements OnApplicationShutdown {
   private readonly redis: RedisConnection;
+  private shuttingDown = false;
 
   constructor(
     private readonly indicators: HealthIndicatorService,
@@ -21,8 +22,20 @@ export class ReadinessChecks implements OnApplicationShutdown {
     this.redis.on('error', () => undefined); // reported by the check, not as an unhandled event
   }
 
+  /**
+   * Readiness turns false for good: the first step of a shutdown, so that a load balancer stops
+   * sending requests before the server stops taking them.
+   */
+  stopAccepting(): void {
+    this.shuttingDown = true;
+  }
+
   all(): HealthIndicatorFunction[] {
     return [
+      () => {
+        const lifecycle = this.indicators.check('lifecycle');
+        return this.shuttingDown ? lifecycle.down({ message: 'shutting down' }) : lifecycle.up();
+      },
       () =>
         this.indicators
           .check('postgres')

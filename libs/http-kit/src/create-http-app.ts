@@ -24,8 +24,8 @@ const MAX_PATH_PARAMETER_LENGTH = 16 * 1024;
 
 /**
  * A NestJS app on Fastify with the platform's HTTP conventions: JSON logs with a request id on
- * every line (X-Request-Id in and out), `{ error }` failure bodies, validated DTOs, graceful
- * shutdown on SIGTERM/SIGINT.
+ * every line (X-Request-Id in and out), `{ error }` failure bodies, validated DTOs. Shutdown
+ * is the caller's: `shutDownGracefully` (@mp/app-runtime) closes the server with `closeHttpServer`.
  */
 export async function createHttpApp(
   module: Type<unknown> | DynamicModule,
@@ -61,6 +61,11 @@ export async function createHttpApp(
     }
     runWithLogContext({ requestId: request.id }, done);
   });
+  fastify.addHook('onSend', (_request, reply, _payload, done) => {
+    // A kept-alive connection would hold the server's close open until its keep-alive timeout.
+    if (closingServers.has(fastify)) void reply.header('connection', 'close');
+    done();
+  });
   fastify.addHook('onResponse', (request, reply, done) => {
     const level = reply.statusCode >= 500 ? 'error' : 'info';
     logger[level]({
@@ -75,8 +80,29 @@ export async function createHttpApp(
   });
   app.useGlobalPipes(apiValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter());
-  app.enableShutdownHooks();
   return app;
+}
+
+/** Servers draining or closing: their answers close their connections. */
+const closingServers = new WeakSet<object>();
+
+/**
+ * From now on each answer closes its connection (`Connection: close`): clients open new ones,
+ * elsewhere once readiness has sent them there, and no kept-alive connection is left idle for the
+ * close to cut while a request is on its way.
+ */
+export function drainHttpConnections(app: NestFastifyApplication): void {
+  closingServers.add(app.getHttpAdapter().getInstance());
+}
+
+/**
+ * Stops taking requests and resolves once those in flight are answered: new connections are
+ * refused, each answer closes its connection, and a request that still arrives on an open one is
+ * answered 503. Nest's own close of the server, later, then finds nothing to do.
+ */
+export async function closeHttpServer(app: NestFastifyApplication): Promise<void> {
+  drainHttpConnections(app);
+  await app.getHttpAdapter().getInstance().close();
 }
 
 /** The exact JSON body a request arrived with, for signature checks; undefined when there was none. */

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { runWithLogContext } from '@mp/observability';
 import { QUEUE_POLICIES, type QueueName } from '@mp/queue-contracts';
@@ -18,11 +18,12 @@ const UNKNOWN_JOB = 'unknown';
  * with backoff; an UnrecoverableError fails the job at once; the final failure is logged.
  */
 @Injectable()
-export class QueueWorkerHost implements OnApplicationBootstrap, OnApplicationShutdown {
+export class QueueWorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('QueueWorkerHost');
   private readonly registry = new HandlerRegistry();
   private readonly workers: Worker[] = [];
   private connection: RedisConnection | undefined;
+  private stopping: Promise<void> | undefined;
 
   constructor(
     @Inject(QUEUE_RUNTIME_OPTIONS) private readonly options: QueueRuntimeOptions,
@@ -42,8 +43,26 @@ export class QueueWorkerHost implements OnApplicationBootstrap, OnApplicationShu
     this.logger.log({ msg: 'consuming queues', queues: this.options.consume });
   }
 
+  /**
+   * Takes no more jobs and resolves once the running ones have finished (their locks renewed
+   * meanwhile, so none is left stalled). The first step of a shutdown: every flush and close
+   * comes after it. Idempotent.
+   */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      this.logger.log({ msg: 'stopping queue workers: finishing the running jobs', queues: this.options.consume });
+      await Promise.all(this.workers.map((worker) => worker.close()));
+    })();
+    return this.stopping;
+  }
+
+  /** Nest runs every module's beforeApplicationShutdown before any onApplicationShutdown (where connections close). */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.stop();
+  }
+
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all(this.workers.map((worker) => worker.close()));
+    await this.stop();
     this.connection?.disconnect();
   }
 

@@ -52,7 +52,7 @@ describe('KeyUsage', () => {
     expect(written).toEqual([]);
     usage.used(A);
     usage.used(B);
-    await usage.onApplicationShutdown();
+    await usage.beforeApplicationShutdown();
     expect(written).toEqual([[A, B]]);
   });
 });

@@ -1,4 +1,4 @@
-import { Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Logger } from '@nestjs/common';
 import { ApiKeyRepository } from '@mp/accounts';
 
 /** A key's last use is written at most this often by one gateway (and the statement skips a fresher one). */
@@ -12,7 +12,7 @@ const FLUSH_DELAY_MS = 1_000;
  * after the answer, with the other keys noted within the same second, in one UPDATE. A failed
  * write is logged and forgotten: the next use a minute on writes it again.
  */
-export class KeyUsage implements OnApplicationShutdown {
+export class KeyUsage implements BeforeApplicationShutdown {
   private readonly logger = new Logger('KeyUsage');
   private readonly writtenAt = new Map<string, number>();
   private readonly pending = new Set<string>();
@@ -49,7 +49,7 @@ export class KeyUsage implements OnApplicationShutdown {
     if (this.writtenAt.size > 100_000) this.forgetOld();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     await this.flush();
   }
 

@@ -1,14 +1,16 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
+import { InFlight } from '@mp/batching';
 import { OtpLifecycle } from '@mp/otp';
 import { OutboxRelay } from '@mp/queue-runtime';
 import { OtpEnv } from '../otp.env';
 
 /** Marks pending OTPs past their expiry `expired` every few seconds, with their log entry and webhook event. */
 @Injectable()
-export class OtpExpirySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OtpExpirySweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('OtpExpirySweeper');
   private timer: NodeJS.Timeout | undefined;
   private running = false;
+  private readonly rounds = new InFlight();
 
   constructor(
     private readonly lifecycle: OtpLifecycle,
@@ -17,11 +19,13 @@ export class OtpExpirySweeper implements OnApplicationBootstrap, OnApplicationSh
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweepOnce(), this.config.OTP_EXPIRY_SWEEP_MS);
+    this.timer = setInterval(() => this.rounds.track(this.sweepOnce()), this.config.OTP_EXPIRY_SWEEP_MS);
   }
 
-  onApplicationShutdown(): void {
+  /** Before the connections close: no new round, and the one under way finishes. */
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    await this.rounds.settled();
   }
 
   /** Returns how many OTPs expired this round. */

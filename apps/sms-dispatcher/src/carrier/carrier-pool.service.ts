@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import {
   CarrierRoutes,
   SMPP_CONNECTION_DEFAULTS,
@@ -32,9 +32,10 @@ export function smscTargets(config: SmsDispatcherEnv): { defaultSmsc: SmscTarget
 
 /** The binds to the SMSCs: a part goes to its route's SMSC; receipts come back from any. */
 @Injectable()
-export class CarrierPool implements OnModuleInit, OnApplicationShutdown {
+export class CarrierPool implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('CarrierPool');
   private readonly carriers: CarrierRoutes;
+  private closing: Promise<void> | undefined;
 
   constructor(config: SmsDispatcherEnv, traffic: TrafficPolicy) {
     const log = {
@@ -90,7 +91,16 @@ export class CarrierPool implements OnModuleInit, OnApplicationShutdown {
     this.carriers.onBindStateChange(listener);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.carriers.close();
+  /**
+   * Resolves once every bind has had the responses of its submits and unbound. At shutdown the
+   * queue workers have stopped first, so nothing is being submitted; receipts stop with the binds.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.carriers.close();
+    return this.closing;
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.close();
   }
 }

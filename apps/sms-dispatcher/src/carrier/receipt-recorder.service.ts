@@ -1,5 +1,5 @@
-import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { allDone, GroupCommit } from '@mp/batching';
+import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { allDone, GroupCommit, InFlight } from '@mp/batching';
 import type { DeliveryReceipt } from '@mp/carrier';
 import { DispatchStore, type DispatchResult } from '@mp/messaging';
 import { OutboxRelay } from '@mp/queue-runtime';
@@ -22,11 +22,12 @@ const RECEIPT_LINGER_MS = 25;
  * is committed; if that fails the SMSC is told so (ESME_RX_T_APPN) and sends it again.
  */
 @Injectable()
-export class ReceiptRecorder implements OnModuleInit, OnApplicationShutdown {
+export class ReceiptRecorder implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('ReceiptRecorder');
   private readonly batcher: GroupCommit<DeliveryReceipt, void>;
   private timer: NodeJS.Timeout | undefined;
   private sweeping = false;
+  private readonly sweeps = new InFlight();
 
   constructor(
     private readonly store: DispatchStore,
@@ -48,11 +49,14 @@ export class ReceiptRecorder implements OnModuleInit, OnApplicationShutdown {
 
   onModuleInit(): void {
     this.carrier.onReceipt((receipt) => this.record(receipt));
-    this.timer = setInterval(() => void this.applyPending(), this.config.OUTBOX_SWEEP_MS);
+    this.timer = setInterval(() => this.sweeps.track(this.applyPending()), this.config.OUTBOX_SWEEP_MS);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** After the binds are closed (no receipt comes any more), the receipts received are committed. */
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    await this.carrier.close();
+    await this.sweeps.settled();
     await this.batcher.idle();
   }
 

@@ -1,4 +1,4 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import { allDone, GroupCommit } from '@mp/batching';
 import { TrafficPolicy, type TrafficLane } from '@mp/carrier';
 import { DispatchStore, type SubmittedPart } from '@mp/messaging';
@@ -12,7 +12,7 @@ import { OutboxRelay } from '@mp/queue-runtime';
  * response goes in the next flush before a campaign's.
  */
 @Injectable()
-export class SubmitRecorder implements OnApplicationShutdown {
+export class SubmitRecorder implements BeforeApplicationShutdown {
   private readonly urgent: GroupCommit<SubmittedPart, void>;
   private readonly others: GroupCommit<SubmittedPart, void>;
   /** Records not yet committed, by carrier id (see whenRecorded). */
@@ -58,7 +58,8 @@ export class SubmitRecorder implements OnApplicationShutdown {
     await this.recording.get(carrierMessageId)?.catch(() => undefined);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** At shutdown, after the queue workers have stopped: every response they had is committed. */
+  async beforeApplicationShutdown(): Promise<void> {
     await Promise.all([this.urgent.idle(), this.others.idle()]);
   }
 }

@@ -1,4 +1,5 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
+import { InFlight } from '@mp/batching';
 import { QueueName } from '@mp/queue-contracts';
 import { QueueProducer } from '@mp/queue-runtime';
 import { WebhookDeliveryRepository } from '@mp/webhooks-data-access';
@@ -10,10 +11,11 @@ import { deliverJobId } from './delivery-schedule';
  * with Redis. The job id is the attempt's, so one that still exists is not enqueued twice.
  */
 @Injectable()
-export class OverdueDeliverySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OverdueDeliverySweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('OverdueDeliverySweeper');
   private timer: NodeJS.Timeout | undefined;
   private running = false;
+  private readonly rounds = new InFlight();
 
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
@@ -22,11 +24,13 @@ export class OverdueDeliverySweeper implements OnApplicationBootstrap, OnApplica
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweepOnce(), this.config.WEBHOOK_SWEEP_MS);
+    this.timer = setInterval(() => this.rounds.track(this.sweepOnce()), this.config.WEBHOOK_SWEEP_MS);
   }
 
-  onApplicationShutdown(): void {
+  /** Before the connections close: no new round, and the one under way finishes. */
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    await this.rounds.settled();
   }
 
   /** Returns how many deliveries were re-enqueued. */

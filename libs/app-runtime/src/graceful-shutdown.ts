@@ -1,0 +1,72 @@
+import { ReadinessChecks } from '@mp/health';
+import { closeHttpServer, drainHttpConnections } from '@mp/http-kit';
+import type { Logger } from '@mp/observability';
+import { QueueWorkerHost } from '@mp/queue-runtime';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { PendingHooks } from './pending-hooks';
+
+export interface ShutdownTiming {
+  /** After SIGTERM, how long readiness answers 503 while the server still serves (a load balancer's drain). */
+  drainMs: number;
+  /** From the signal, the most the whole shutdown may take: past it the process exits 1, naming what hung. */
+  timeoutMs: number;
+}
+
+/**
+ * On SIGTERM or SIGINT, shuts the app down in this order (docs/architecture.md, Shutdown):
+ * 1. readiness turns false; after SIGTERM the server keeps serving for `drainMs`, each answer
+ *    closing its connection;
+ * 2. work stops: the server takes no more requests and answers those in flight, the queue
+ *    workers take no more jobs and finish theirs;
+ * 3. Nest's hooks: every beforeApplicationShutdown (timers stop, group commits flush, the SMSC
+ *    binds unbind), then every onApplicationShutdown (connections to PostgreSQL and Redis close);
+ * 4. exit 0. Past `timeoutMs` from the signal, whatever is still running, it exits 1 and logs
+ *    the step and the hooks that had not finished.
+ */
+export function shutDownGracefully(app: NestFastifyApplication, logger: Logger, timing: ShutdownTiming): void {
+  let started = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (started) return;
+    started = true;
+    void shutDown(app, logger, timing, signal);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}
+
+async function shutDown(app: NestFastifyApplication, logger: Logger, timing: ShutdownTiming, signal: NodeJS.Signals): Promise<void> {
+  const hooks = new PendingHooks(app);
+  let step = 'readiness';
+  const since = Date.now();
+  const deadline = setTimeout(() => {
+    logger.error({ msg: 'shutdown did not finish in time: exiting anyway', timeoutMs: timing.timeoutMs, step, hung: hooks.names() });
+    exit(logger, 1);
+  }, timing.timeoutMs);
+  try {
+    logger.info({ msg: 'shutting down', signal, drainMs: signal === 'SIGTERM' ? timing.drainMs : 0, timeoutMs: timing.timeoutMs });
+    app.get(ReadinessChecks, { strict: false }).stopAccepting();
+    drainHttpConnections(app);
+    if (signal === 'SIGTERM' && timing.drainMs > 0) {
+      step = 'drain';
+      await new Promise((wake) => setTimeout(wake, timing.drainMs));
+    }
+    step = 'stop taking work';
+    await Promise.all([closeHttpServer(app), app.get(QueueWorkerHost, { strict: false }).stop()]);
+    step = 'shutdown hooks';
+    await app.close();
+    clearTimeout(deadline);
+    logger.info({ msg: 'shut down', ms: Date.now() - since });
+    exit(logger, 0);
+  } catch (error) {
+    clearTimeout(deadline);
+    logger.error({ msg: 'shutdown failed', step, hung: hooks.names(), err: error });
+    exit(logger, 1);
+  }
+}
+
+/** Exits once the log lines are written (pino writes asynchronously). */
+function exit(logger: Logger, code: number): void {
+  logger.flush(() => process.exit(code));
+  // Should the flush itself never call back.
+  setTimeout(() => process.exit(code), 1_000).unref();
+}
