@@ -5,3 +5,4 @@ export * from './job-meter';
 export * from './queue-depths';
 export * from './metrics.controller';
 export * from './metrics.module';
+export * from './ledger-metrics';

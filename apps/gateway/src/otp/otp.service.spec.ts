@@ -1,5 +1,6 @@
 import type { ApplicationEntity, ApplicationRepository, TemplateRepository } from '@mp/accounts';
 import { DEFAULT_PRICES } from '@mp/billing-domain';
+import { PlatformMetrics } from '@mp/metrics';
 import {
   OtpBlockedError,
   OtpNotAffordableError,
@@ -59,7 +60,20 @@ function service(fakes: Fakes = {}) {
     admit: async () => prefixWindow,
     prefixRefusal: async (check: FraudCheck) => (calls.refusedPrefix.push(check), new Error('prefix refused')),
   } as unknown as OtpFraudGuard;
-  return { otp: new OtpService(sender, resender, verifier, applications, templates, priceBook, limiter, fraud), calls };
+  return {
+    otp: new OtpService(
+      sender,
+      resender,
+      verifier,
+      applications,
+      templates,
+      priceBook,
+      limiter,
+      fraud,
+      new PlatformMetrics('gateway', { defaultMetrics: false }),
+    ),
+    calls,
+  };
 }
 
 describe('OtpService', () => {

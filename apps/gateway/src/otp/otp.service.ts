@@ -1,8 +1,9 @@
-import { BeforeApplicationShutdown, HttpStatus, Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { ApplicationRepository, TemplateRepository, type ApplicationEntity } from '@mp/accounts';
 import { resolveApplicationSettings } from '@mp/accounts-domain';
 import { moneyToJson } from '@mp/billing-domain';
 import { ApiError } from '@mp/http-kit';
+import { PlatformMetrics } from '@mp/metrics';
 import { INVALID_PHONE_NUMBER, parsePhoneNumber } from '@mp/messaging-domain';
 import {
   OtpBlockedError,
@@ -26,6 +27,7 @@ import { PriceBook } from '../pricing/price-book.service';
 import { resolveOtpSend, resolveOtpTarget, resolveOtpVerify, type OtpSendRequest, type OtpTargetRequest } from './otp-request';
 import type { OtpResendDto } from './otp.dto';
 import { OtpFraudGuard } from './otp-fraud-guard.service';
+import { OtpMetrics } from './otp-metrics';
 import { OtpRateLimiter } from './otp-rate-limiter.service';
 
 /**
@@ -37,8 +39,9 @@ const APPLICATION_TTL_MS = 5_000;
 
 /** POST /otp/send and /otp/verify: the HTTP side of libs/otp. */
 @Injectable()
-export class OtpService implements BeforeApplicationShutdown {
+export class OtpService implements OnApplicationShutdown {
   private readonly applicationCache = new LoadingCache<ApplicationEntity>({ ttlMs: APPLICATION_TTL_MS });
+  private readonly metrics: OtpMetrics;
 
   constructor(
     private readonly sender: OtpSender,
@@ -49,7 +52,10 @@ export class OtpService implements BeforeApplicationShutdown {
     private readonly priceBook: PriceBook,
     private readonly limiter: OtpRateLimiter,
     private readonly fraud: OtpFraudGuard,
-  ) {}
+    metrics: PlatformMetrics,
+  ) {
+    this.metrics = new OtpMetrics(metrics);
+  }
 
   async send(companyId: string, dto: Parameters<typeof resolveOtpSend>[0]) {
     const resolved = resolveOtpSend(dto);
@@ -97,14 +103,16 @@ export class OtpService implements BeforeApplicationShutdown {
       throw tooManyRequests(`OTP rate limit exceeded: ${slot.limit} per minute`, Math.ceil(slot.retryAfterMs / 1000));
     }
     try {
-      return await work();
+      const sent = await work();
+      this.metrics.sent(sent);
+      return sent;
     } catch (error) {
       await slot.release().catch(() => undefined);
       throw mapSendError(error);
     }
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
+  async onApplicationShutdown(): Promise<void> {
     await this.sender.idle();
   }
 
@@ -112,7 +120,9 @@ export class OtpService implements BeforeApplicationShutdown {
     const resolved = resolveOtpVerify(dto);
     if (!resolved.ok) throw badRequest(resolved.error);
     const target = await this.target(companyId, resolved.value);
-    return verifyAnswer(await this.verifier.verify(companyId, target, resolved.value.code));
+    const outcome = await this.verifier.verify(companyId, target, resolved.value.code);
+    this.metrics.verified(outcome);
+    return verifyAnswer(outcome);
   }
 
   private async target(companyId: string, request: OtpTargetRequest): Promise<OtpTarget> {

@@ -1,4 +1,5 @@
 import type { CampaignCancellationService, CampaignViews } from '@mp/messaging';
+import { PlatformMetrics } from '@mp/metrics';
 import { QueueName } from '@mp/queue-contracts';
 import type { OutboxRelay } from '@mp/queue-runtime';
 import { refusal } from '../testing/api-refusal';
@@ -10,7 +11,15 @@ const CAMPAIGN = '0195f7a2-0000-7000-8000-000000000001';
 function service(views: Partial<CampaignViews>, cancellation: Partial<CampaignCancellationService> = {}) {
   const removed: [string, string][] = [];
   const relay = { removeJob: async (queue: string, jobId: string) => void removed.push([queue, jobId]) } as unknown as OutboxRelay;
-  return { campaigns: new CampaignsService(views as CampaignViews, cancellation as CampaignCancellationService, relay), removed };
+  return {
+    campaigns: new CampaignsService(
+      views as CampaignViews,
+      cancellation as CampaignCancellationService,
+      relay,
+      new PlatformMetrics('gateway', { defaultMetrics: false }),
+    ),
+    removed,
+  };
 }
 
 describe('CampaignsService', () => {

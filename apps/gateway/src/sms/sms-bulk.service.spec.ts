@@ -1,6 +1,7 @@
 import { DEFAULT_PRICES } from '@mp/billing-domain';
 import { CampaignEmptyError, CampaignNotAffordableError, type AcceptedCampaign, type CampaignAcceptanceService, type CampaignCommand } from '@mp/messaging';
 import { INVALID_PHONE_NUMBER } from '@mp/messaging-domain';
+import { PlatformMetrics } from '@mp/metrics';
 import { GatewayEnv } from '../gateway.env';
 import type { PriceBook } from '../pricing/price-book.service';
 import { refusal } from '../testing/api-refusal';
@@ -34,7 +35,7 @@ function service(answer: (command: CampaignCommand) => AcceptedCampaign | Error)
     },
   } as unknown as CampaignAcceptanceService;
   const priceBook = { rules: async () => DEFAULT_PRICES } as unknown as PriceBook;
-  return { bulk: new SmsBulkService(campaigns, priceBook, new GatewayEnv()), commands };
+  return { bulk: new SmsBulkService(campaigns, priceBook, new GatewayEnv(), new PlatformMetrics('gateway', { defaultMetrics: false })), commands };
 }
 
 const request = { recipients: '+447911123456, +447911123457, 12', message: 'Spring sale', from: 'Acme' };

@@ -1,6 +1,7 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { moneyToJson } from '@mp/billing-domain';
 import { ApiError } from '@mp/http-kit';
+import { LedgerMetrics, PlatformMetrics } from '@mp/metrics';
 import { CampaignAcceptanceService, CampaignEmptyError, CampaignNotAffordableError, type AcceptedCampaign } from '@mp/messaging';
 import { INVALID_PHONE_NUMBER } from '@mp/messaging-domain';
 import { GatewayEnv } from '../gateway.env';
@@ -14,11 +15,16 @@ const ASSUMED_RATE_PER_MINUTE = 60_000;
 /** POST /sms/send-bulk: one campaign, charged once, stored as batches. */
 @Injectable()
 export class SmsBulkService {
+  private readonly ledgerMetrics: LedgerMetrics;
+
   constructor(
     private readonly campaigns: CampaignAcceptanceService,
     private readonly priceBook: PriceBook,
     private readonly config: GatewayEnv,
-  ) {}
+    metrics: PlatformMetrics,
+  ) {
+    this.ledgerMetrics = new LedgerMetrics(metrics);
+  }
 
   async send(companyId: string, body: unknown) {
     const resolved = resolveBulkRequest(body, { webhookPolicy: webhookPolicyOf(this.config) });
@@ -43,6 +49,7 @@ export class SmsBulkService {
     } catch (error) {
       throw mapCampaignError(error);
     }
+    this.ledgerMetrics.debited('campaign', accepted.plan.totalCost);
     return { status: 'success' as const, message: 'Bulk SMS campaign accepted', data: campaignData(request, accepted) };
   }
 }

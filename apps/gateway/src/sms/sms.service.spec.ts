@@ -1,4 +1,5 @@
 import { DEFAULT_PRICES } from '@mp/billing-domain';
+import { PlatformMetrics } from '@mp/metrics';
 import {
   NoPriceError,
   SendNotAffordableError,
@@ -53,6 +54,7 @@ function service(options: { acceptance?: SmsAcceptanceService; cancellation?: Pa
     priceBook,
     relay,
     new GatewayEnv(),
+    new PlatformMetrics('gateway', { defaultMetrics: false }),
   );
   return { sms, removed };
 }

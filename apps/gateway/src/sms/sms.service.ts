@@ -1,6 +1,7 @@
-import { BeforeApplicationShutdown, HttpStatus, Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { moneyToJson } from '@mp/billing-domain';
 import { ApiError } from '@mp/http-kit';
+import { LedgerMetrics, PlatformMetrics } from '@mp/metrics';
 import { MessageCancellationService, MessageViews, NoPriceError, SendNotAffordableError, scheduledDispatchJobId, SmsAcceptanceService } from '@mp/messaging';
 import { INVALID_PHONE_NUMBER, parseRecipients, SmsTextError } from '@mp/messaging-domain';
 import { QueueName } from '@mp/queue-contracts';
@@ -12,7 +13,9 @@ import { multiRecipientResponse, singleRecipientResponse } from './sms-responses
 import type { SmsSendDto } from './sms-send.dto';
 
 @Injectable()
-export class SmsService implements BeforeApplicationShutdown {
+export class SmsService implements OnApplicationShutdown {
+  private readonly ledgerMetrics: LedgerMetrics;
+
   constructor(
     private readonly acceptance: SmsAcceptanceService,
     private readonly cancellation: MessageCancellationService,
@@ -20,7 +23,10 @@ export class SmsService implements BeforeApplicationShutdown {
     private readonly priceBook: PriceBook,
     private readonly relay: OutboxRelay,
     private readonly config: GatewayEnv,
-  ) {}
+    metrics: PlatformMetrics,
+  ) {
+    this.ledgerMetrics = new LedgerMetrics(metrics);
+  }
 
   async send(companyId: string, dto: SmsSendDto) {
     const request = this.resolve(dto);
@@ -46,6 +52,7 @@ export class SmsService implements BeforeApplicationShutdown {
         await this.priceBook.rules(),
       )
       .catch(mapAcceptanceError);
+    this.ledgerMetrics.debited('sms', accepted.totalCost);
     return list.total === 1 ? singleRecipientResponse(request, accepted) : multiRecipientResponse(list, accepted);
   }
 
@@ -63,6 +70,7 @@ export class SmsService implements BeforeApplicationShutdown {
     if (result.outcome === 'not-cancellable') {
       throw new ApiError(HttpStatus.CONFLICT, `Only a scheduled message can be cancelled; this one is ${result.status}`, { status: result.status });
     }
+    this.ledgerMetrics.refunded('sms', result.refunded);
     await this.relay.removeJob(QueueName.SmsDispatch, scheduledDispatchJobId(messageId));
     return {
       status: 'success' as const,
@@ -71,7 +79,7 @@ export class SmsService implements BeforeApplicationShutdown {
     };
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
+  async onApplicationShutdown(): Promise<void> {
     await this.acceptance.idle();
   }
 

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { PlatformMetrics } from '@mp/metrics';
 import { failSpan, inSpan, SpanKind } from '@mp/observability';
 import { QueueName } from '@mp/queue-contracts';
 import { ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_SERVER_ADDRESS } from '@opentelemetry/semantic-conventions';
@@ -6,6 +7,7 @@ import { QueueProducer } from '@mp/queue-runtime';
 import { postWebhook, secretsSigningAt, signWebhook, type WebhookAttemptResult } from '@mp/webhooks';
 import { WebhookDeliveryRepository, type WebhookAttemptOutcome, type WebhookDeliveryToSend } from '@mp/webhooks-data-access';
 import { UnrecoverableError } from 'bullmq';
+import type { Counter, Histogram } from 'prom-client';
 import { WebhookNotifierEnv } from '../webhook-notifier.env';
 import { attemptOfJob, deliverJobId, remainingDelayMs, retryDelayAfterFailure } from './delivery-schedule';
 import { serializeEvent } from './webhook-body';
@@ -26,12 +28,20 @@ export type DeliverResult =
 @Injectable()
 export class WebhookDeliverer {
   private readonly logger = new Logger('WebhookDeliverer');
+  private readonly attempts: Counter<'outcome'>;
+  private readonly attemptDuration: Histogram<'outcome'>;
+  private readonly deadLetters: Counter;
 
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly producer: QueueProducer,
     private readonly config: WebhookNotifierEnv,
-  ) {}
+    metrics: PlatformMetrics,
+  ) {
+    this.attempts = metrics.counter('mp_webhook_attempts_total');
+    this.attemptDuration = metrics.histogram('mp_webhook_attempt_duration_seconds');
+    this.deadLetters = metrics.counter('mp_webhook_dead_letters_total');
+  }
 
   async deliver(deliveryId: string, jobId: string): Promise<DeliverResult> {
     const delivery = await this.deliveries.findToSend(deliveryId);
@@ -52,6 +62,7 @@ export class WebhookDeliverer {
       outcome,
     );
     if (!recorded) return { skipped: 'recorded elsewhere' };
+    this.count(result, outcome);
     if (outcome.status === 'pending') await this.enqueue(deliveryId, attempt + 1, outcome.retryDelayMs);
     if (outcome.status === 'dead') {
       this.logger.warn({
@@ -75,6 +86,13 @@ export class WebhookDeliverer {
       if (!result.ok) failSpan(span, new Error(result.error ?? `answered ${result.status}`));
       return result;
     });
+  }
+
+  private count(result: WebhookAttemptResult, outcome: WebhookAttemptOutcome): void {
+    const label = attemptLabel(result);
+    this.attempts.inc({ outcome: label });
+    this.attemptDuration.observe({ outcome: label }, result.durationMs / 1000);
+    if (outcome.status === 'dead') this.deadLetters.inc();
   }
 
   private async attempt(delivery: WebhookDeliveryToSend): Promise<WebhookAttemptResult> {
@@ -119,4 +137,10 @@ function hostOf(url: string): string {
   } catch {
     return '';
   }
+}
+
+/** The `outcome` of mp_webhook_attempts_total: `refused` when the address guard refused the URL (never retried). */
+export function attemptLabel(result: WebhookAttemptResult): 'delivered' | 'failed' | 'refused' {
+  if (result.ok) return 'delivered';
+  return result.permanent ? 'refused' : 'failed';
 }

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import dns from 'node:dns';
+import { PlatformMetrics } from '@mp/metrics';
 import { loadConfig } from '@mp/config';
 import { Logger } from '@nestjs/common';
 import { MessageWebhookEvents } from '@mp/messaging';
@@ -48,7 +49,12 @@ describe('webhook-notifier processors (PostgreSQL, a receiver on 127.0.0.1)', ()
     loadConfig(WebhookNotifierEnv, { WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_TIMEOUT_MS: '2000', ...env });
   const recorder = () => new MessageEventRecorder(new MessageWebhookEvents(db), new WebhookDeliveryRepository(db), producer as unknown as QueueProducer);
   const deliverer = (env?: Record<string, string>) =>
-    new WebhookDeliverer(new WebhookDeliveryRepository(db), producer as unknown as QueueProducer, config(env));
+    new WebhookDeliverer(
+      new WebhookDeliveryRepository(db),
+      producer as unknown as QueueProducer,
+      config(env),
+      new PlatformMetrics('webhook-notifier', { defaultMetrics: false }),
+    );
 
   const newMessage = async (webhookUrl: string | null = receiver.url, errorCode: string | null = null) => {
     const id = randomUUID();

@@ -217,6 +217,21 @@ export class LedgerRepository {
     return rows.length === 1 ? parseMoney(rows[0].balance) : null;
   }
 
+  /**
+   * Companies whose balance is not the balance their latest ledger entry recorded (0 without
+   * one): a balance moved without its entry. One index probe per company
+   * (ledger_entries_company_idx), for a check every minute. `companyIds`: only these (a test's own).
+   */
+  async countBalanceMismatches(companyIds?: readonly string[]): Promise<number> {
+    const [row] = (await this.db.query(
+      `SELECT count(*)::int AS mismatches FROM balances b
+       LEFT JOIN LATERAL (SELECT e.balance_after FROM ledger_entries e WHERE e.company_id = b.company_id ORDER BY e.id DESC LIMIT 1) last ON true
+       WHERE b.balance <> coalesce(last.balance_after, 0) AND ($1::uuid[] IS NULL OR b.company_id = ANY($1::uuid[]))`,
+      [companyIds ?? null],
+    )) as { mismatches: number }[];
+    return row.mismatches;
+  }
+
   /** The balance and the currency it is in, for GET /balance. */
   async findBalanceWithCurrency(companyId: string): Promise<{ balance: Money; currency: string } | null> {
     const rows: { balance: string; currency: string }[] = await this.db.query(
