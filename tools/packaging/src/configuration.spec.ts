@@ -21,6 +21,8 @@ const SAMPLES: Record<string, string> = {
   QUEUE_PREFIX: 'sample',
   PORT: '4321',
   DATABASE_POOL_SIZE: '7',
+  SHUTDOWN_DRAIN_MS: '2500',
+  SHUTDOWN_TIMEOUT_MS: '30000',
   DATABASE_POOLER: 'pgbouncer-transaction',
   MIGRATION_DATABASE_URL: 'postgres://app:pw@db-direct.sample.internal:5432/sample',
   API_KEY_PEPPER: 'sample-pepper-'.padEnd(40, 'p'),
