@@ -1,8 +1,8 @@
 import fastifyCookie from '@fastify/cookie';
 import { shutDownGracefully } from '@mp/app-runtime';
-import { loadConfigOrExit } from '@mp/config';
+import { loadConfigOrExit, TracingEnv } from '@mp/config';
 import { createHttpApp } from '@mp/http-kit';
-import { createLogger } from '@mp/observability';
+import { createLogger, startTracing } from '@mp/observability';
 import { SwaggerModule } from '@nestjs/swagger';
 import { resolve } from 'node:path';
 import { CONSOLE_PATH, serveConsole } from './console/serve-console';
@@ -16,9 +16,12 @@ import { buildOpenApiDocument } from './openapi/openapi-document';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(GatewayEnv, APP_NAME);
+  // Before the logger: while tracing, every log line names its trace.
+  const tracing = startTracing(APP_NAME, loadConfigOrExit(TracingEnv, APP_NAME));
   const logger = createLogger({ app: APP_NAME, level: config.LOG_LEVEL, context: config.LOG_CONTEXT === 'on' });
   const app = await createHttpApp(GatewayModule.forRoot(config), {
     logger,
+    tracing,
     versionAlias: true,
     // Enough for 1,000,000 recipients in mode 1 (decisions.md); 1 MiB everywhere else.
     largeBodyRoutes: { '/sms/send-bulk': 64 * 1024 * 1024 },

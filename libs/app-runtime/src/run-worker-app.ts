@@ -1,6 +1,6 @@
-import { loadConfigOrExit } from '@mp/config';
+import { loadConfigOrExit, TracingEnv } from '@mp/config';
 import { createHttpApp } from '@mp/http-kit';
-import { createLogger } from '@mp/observability';
+import { createLogger, startTracing } from '@mp/observability';
 import { shutDownGracefully } from './graceful-shutdown';
 import type { WorkerEnv } from './worker.env';
 import { WorkerAppModule, type WorkerAppDefinition } from './worker-app.module';
@@ -9,8 +9,10 @@ import { WorkerAppModule, type WorkerAppDefinition } from './worker-app.module';
 export function runWorkerApp(definition: WorkerAppDefinition, envClass: new () => WorkerEnv): void {
   const start = async () => {
     const config = loadConfigOrExit(envClass, definition.name);
+    // Before the logger: while tracing, every log line names its trace.
+    const tracing = startTracing(definition.name, loadConfigOrExit(TracingEnv, definition.name));
     const logger = createLogger({ app: definition.name, level: config.LOG_LEVEL, context: config.LOG_CONTEXT === 'on' });
-    const app = await createHttpApp(WorkerAppModule.forRoot(definition, config), { logger });
+    const app = await createHttpApp(WorkerAppModule.forRoot(definition, config), { logger, tracing });
     shutDownGracefully(app, logger, { drainMs: config.SHUTDOWN_DRAIN_MS, timeoutMs: config.SHUTDOWN_TIMEOUT_MS });
     await app.listen(config.PORT, config.HOST);
     logger.info({ msg: `${definition.name} running`, health: `http://${config.HOST}:${config.PORT}/health/ready`, queues: definition.consume });

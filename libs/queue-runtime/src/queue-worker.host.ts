@@ -5,6 +5,7 @@ import { QUEUE_POLICIES, type QueueName } from '@mp/queue-contracts';
 import { Job, UnrecoverableError, Worker } from 'bullmq';
 import { HandlerRegistry, type JobHandlerFn } from './handler-registry';
 import { JOB_HANDLER, type JobHandlerMetadata } from './job-handler.decorator';
+import { runInJobSpan } from './job-tracing';
 import { JOB_METER, type JobMeter } from './job-meter';
 import { QUEUE_CONCURRENCY, QUEUE_RUNTIME_OPTIONS, type QueueConcurrency, type QueueRuntimeOptions } from './queue-options';
 import { createRedisConnection, type RedisConnection } from './redis-connection';
@@ -112,7 +113,11 @@ export class QueueWorkerHost implements OnApplicationBootstrap, BeforeApplicatio
     const handler = this.registry.lookup(queue, job.name);
     if (!handler) throw new UnrecoverableError(`no handler for ${queue} job "${job.name}"`);
     const jobId = job.id ?? 'unknown';
-    const run = () => runWithLogContext({ jobId, queue }, () => handler(job.data, { jobId, queue, attempt: job.attemptsMade + 1 }));
+    const attempt = job.attemptsMade + 1;
+    const run = () =>
+      runInJobSpan({ queue, jobId, name: job.name, attempt, data: job.data }, () =>
+        runWithLogContext({ jobId, queue }, () => handler(job.data, { jobId, queue, attempt })),
+      );
     const meter = this.meter;
     if (!meter) return run();
     const started = performance.now();

@@ -2,10 +2,12 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@ne
 import { allDone, GroupCommit, InFlight } from '@mp/batching';
 import type { DeliveryReceipt } from '@mp/carrier';
 import { DispatchStore, type DispatchResult } from '@mp/messaging';
+import { contextOfSpan, inSpan, SpanKind } from '@mp/observability';
 import { OutboxRelay } from '@mp/queue-runtime';
 import { SmsDispatcherEnv } from '../sms-dispatcher.env';
 import { SubmitRecorder } from '../sms-submit/submit-recorder.service';
 import { CarrierPool } from './carrier-pool.service';
+import { SubmitSpans } from './submit-spans';
 
 /**
  * How long a receipt may wait for others before its transaction: nobody waits on a receipt but
@@ -35,6 +37,7 @@ export class ReceiptRecorder implements OnModuleInit, BeforeApplicationShutdown 
     private readonly relay: OutboxRelay,
     private readonly config: SmsDispatcherEnv,
     private readonly submits: SubmitRecorder,
+    private readonly submitSpans: SubmitSpans,
   ) {
     this.batcher = new GroupCommit(
       async (receipts) => {
@@ -78,7 +81,14 @@ export class ReceiptRecorder implements OnModuleInit, BeforeApplicationShutdown 
     }
   }
 
-  async record(receipt: DeliveryReceipt): Promise<void> {
+  /** Records a receipt in a span that continues its part's submit_sm (SubmitSpans), when this process sent it. */
+  record(receipt: DeliveryReceipt): Promise<void> {
+    const attributes = { 'smpp.message_id': receipt.carrierMessageId, 'smpp.receipt.stat': receipt.stat };
+    const parent = contextOfSpan(this.submitSpans.find(receipt.carrierMessageId));
+    return inSpan('deliver_sm receipt', { kind: SpanKind.CONSUMER, parent, attributes }, () => this.recordNow(receipt));
+  }
+
+  private async recordNow(receipt: DeliveryReceipt): Promise<void> {
     try {
       // A receipt that overtook the recording of its part's submit response goes after it, and
       // then finds the part (across processes, the carrier id's advisory lock orders them).
