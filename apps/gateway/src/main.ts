@@ -21,7 +21,6 @@ async function main(): Promise<void> {
   const logger = createLogger({ app: APP_NAME, level: config.LOG_LEVEL, context: config.LOG_CONTEXT === 'on' });
   const app = await createHttpApp(GatewayModule.forRoot(config), {
     logger,
-    tracing,
     versionAlias: true,
     // Enough for 1,000,000 recipients in mode 1 (decisions.md); 1 MiB everywhere else.
     largeBodyRoutes: { '/sms/send-bulk': 64 * 1024 * 1024 },
@@ -36,7 +35,7 @@ async function main(): Promise<void> {
   // The web console, built by `npm run build` into dist/dashboard (beside dist/out, where this file runs from).
   const consoleServing = await serveConsole(app.getHttpAdapter().getInstance(), resolve(__dirname, '../../../../dashboard'));
   if (!consoleServing.built) logger.warn({ msg: 'the console is not built: /dashboard/ answers 503 until `npm run build` builds it' });
-  shutDownGracefully(app, logger, { drainMs: config.SHUTDOWN_DRAIN_MS, timeoutMs: config.SHUTDOWN_TIMEOUT_MS });
+  shutDownGracefully(app, logger, { drainMs: config.SHUTDOWN_DRAIN_MS, timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, tracing);
   await app.listen(config.PORT, config.HOST);
   logger.info({ msg: 'gateway listening', url: `http://${config.HOST}:${config.PORT}`, docs: '/docs', console: CONSOLE_PATH });
 }

@@ -1,6 +1,6 @@
 import { ReadinessChecks } from '@mp/health';
 import { closeHttpServer, drainHttpConnections } from '@mp/http-kit';
-import type { Logger } from '@mp/observability';
+import type { Logger, Tracing } from '@mp/observability';
 import { QueueWorkerHost } from '@mp/queue-runtime';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { PendingHooks } from './pending-hooks';
@@ -20,21 +20,22 @@ export interface ShutdownTiming {
  *    workers take no more jobs and finish theirs;
  * 3. Nest's hooks: every beforeApplicationShutdown (timers stop, group commits flush, the SMSC
  *    binds unbind), then every onApplicationShutdown (connections to PostgreSQL and Redis close);
- * 4. exit 0. Past `timeoutMs` from the signal, whatever is still running, it exits 1 and logs
- *    the step and the hooks that had not finished.
+ * 4. the spans still buffered are exported (when tracing), and it exits 0. Past `timeoutMs`
+ *    from the signal, whatever is still running, it exits 1 and logs the step and the hooks that
+ *    had not finished.
  */
-export function shutDownGracefully(app: NestFastifyApplication, logger: Logger, timing: ShutdownTiming): void {
+export function shutDownGracefully(app: NestFastifyApplication, logger: Logger, timing: ShutdownTiming, tracing?: Tracing): void {
   let started = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (started) return;
     started = true;
-    void shutDown(app, logger, timing, signal);
+    void shutDown(app, logger, timing, signal, tracing);
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
 }
 
-async function shutDown(app: NestFastifyApplication, logger: Logger, timing: ShutdownTiming, signal: NodeJS.Signals): Promise<void> {
+async function shutDown(app: NestFastifyApplication, logger: Logger, timing: ShutdownTiming, signal: NodeJS.Signals, tracing?: Tracing): Promise<void> {
   const hooks = new PendingHooks(app);
   let step = 'readiness';
   const since = Date.now();
@@ -54,6 +55,8 @@ async function shutDown(app: NestFastifyApplication, logger: Logger, timing: Shu
     await Promise.all([closeHttpServer(app), app.get(QueueWorkerHost, { strict: false }).stop()]);
     step = 'shutdown hooks';
     await app.close();
+    step = 'export spans';
+    await tracing?.flush();
     clearTimeout(deadline);
     logger.info({ msg: 'shut down', ms: Date.now() - since });
     exit(logger, 0);

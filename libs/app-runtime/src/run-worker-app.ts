@@ -12,8 +12,8 @@ export function runWorkerApp(definition: WorkerAppDefinition, envClass: new () =
     // Before the logger: while tracing, every log line names its trace.
     const tracing = startTracing(definition.name, loadConfigOrExit(TracingEnv, definition.name));
     const logger = createLogger({ app: definition.name, level: config.LOG_LEVEL, context: config.LOG_CONTEXT === 'on' });
-    const app = await createHttpApp(WorkerAppModule.forRoot(definition, config), { logger, tracing });
-    shutDownGracefully(app, logger, { drainMs: config.SHUTDOWN_DRAIN_MS, timeoutMs: config.SHUTDOWN_TIMEOUT_MS });
+    const app = await createHttpApp(WorkerAppModule.forRoot(definition, config), { logger });
+    shutDownGracefully(app, logger, { drainMs: config.SHUTDOWN_DRAIN_MS, timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, tracing);
     await app.listen(config.PORT, config.HOST);
     logger.info({ msg: `${definition.name} running`, health: `http://${config.HOST}:${config.PORT}/health/ready`, queues: definition.consume });
   };

@@ -2,7 +2,7 @@ import type { DynamicModule, Type } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { PinoNestLogger, runWithLogContext, tracingOn, type Logger, type Tracing } from '@mp/observability';
+import { PinoNestLogger, runWithLogContext, tracingOn, type Logger } from '@mp/observability';
 import { ApiExceptionFilter } from './api-exception.filter';
 import { requestIdFrom, stripVersionPrefix } from './request-id';
 import { clientErrorAnswer, frameworkErrorAnswer, installRequestHygiene } from './request-hygiene';
@@ -17,11 +17,6 @@ export interface HttpAppOptions {
   versionAlias?: boolean;
   /** Routes (as declared, e.g. `/sms/send-bulk`) allowed a larger body than `bodyLimitBytes`. */
   largeBodyRoutes?: Readonly<Record<string, number>>;
-  /**
-   * The process's tracing (startTracing): its buffered spans are exported as the server closes
-   * (spans ended later go out on the exporter's schedule, OTEL_BSP_SCHEDULE_DELAY, if the process lives that long).
-   */
-  tracing?: Tracing;
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -35,7 +30,7 @@ const MAX_PATH_PARAMETER_LENGTH = 16 * 1024;
  */
 export async function createHttpApp(
   module: Type<unknown> | DynamicModule,
-  { logger, bodyLimitBytes = DEFAULT_BODY_LIMIT, versionAlias = false, largeBodyRoutes = {}, tracing }: HttpAppOptions,
+  { logger, bodyLimitBytes = DEFAULT_BODY_LIMIT, versionAlias = false, largeBodyRoutes = {} }: HttpAppOptions,
 ): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     logger: false,
@@ -57,7 +52,6 @@ export async function createHttpApp(
   const fastify = app.getHttpAdapter().getInstance();
   installRequestHygiene(fastify, { defaultBytes: bodyLimitBytes, byRoute: largeBodyRoutes });
   if (tracingOn()) installRequestTracing(fastify);
-  if (tracing) fastify.addHook('onClose', (_instance, done) => void tracing.flush().finally(done));
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     // Refused before the body is read when Content-Length says so; a chunked body is cut off by
