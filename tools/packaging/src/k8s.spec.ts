@@ -1,21 +1,9 @@
-// Checks k8s/ (the kustomize base: Deployments, Services, autoscaling, disruption budgets) against the platform's facts.
+// Checks k8s/ (the kustomize base: Deployments, Services, the gateway's HPA, disruption budgets) against the platform's
+// facts; the workers' ScaledObjects: autoscaling.spec.ts.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import {
-  APP_PORTS,
-  APPS,
-  consumedQueues,
-  GATEWAY_SECRETS,
-  K8S,
-  QUEUE_PREFIX,
-  QUEUES,
-  queuesOf,
-  read,
-  WORKERS,
-  yamlDocuments,
-  type AppName,
-} from './platform-facts';
+import { APP_PORTS, APPS, GATEWAY_SECRETS, K8S, QUEUE_PREFIX, read, WORKERS, yamlDocuments, type AppName } from './platform-facts';
 
 interface Metadata {
   name: string;
@@ -80,15 +68,6 @@ interface Job extends K8sObject {
   spec: { template: PodTemplate };
 }
 
-interface ScaledObject extends K8sObject {
-  spec: {
-    scaleTargetRef: { name: string; kind?: string };
-    minReplicaCount?: number;
-    maxReplicaCount?: number;
-    triggers: { type: string; metadata: Record<string, string>; authenticationRef?: { name: string } }[];
-  };
-}
-
 interface TriggerAuthentication extends K8sObject {
   spec: { secretTargetRef: { parameter: string; name: string; key: string }[] };
 }
@@ -112,15 +91,6 @@ interface Service extends K8sObject {
 
 interface ConfigMap extends K8sObject {
   data: Record<string, string>;
-}
-
-interface KustomizeReplacements {
-  replacements?: unknown[];
-}
-
-/** The queue of a trigger's query, which must be exactly max(mp_queue_backlog{queue="<queue>"}). */
-function backlogQueue(query: string | undefined): string | undefined {
-  return /^max\(mp_queue_backlog\{queue="([^"]+)"\}\)$/.exec(query ?? '')?.[1];
 }
 
 interface Kustomization {
@@ -235,47 +205,6 @@ describe('k8s/', () => {
     expect(budget).toBeDefined();
     expect(selects(budget?.spec.selector.matchLabels ?? {}, deployment(app).spec.template.metadata.labels)).toBe(true);
     expect(budget?.spec.minAvailable ?? budget?.spec.maxUnavailable).toBeDefined();
-  });
-
-  it.each(WORKERS)('%s: consumes the queues its app definition lists', (worker) => {
-    expect(queuesOf(worker).sort()).toEqual(consumedQueues(worker).sort());
-  });
-
-  it.each(WORKERS)('%s: KEDA scales it on the exported backlog of every queue it consumes', (worker) => {
-    const scaled = all<ScaledObject>('ScaledObject').filter(({ spec }) => spec.scaleTargetRef.name === worker);
-    expect(scaled).toHaveLength(1);
-    const { spec } = scaled[0];
-    expect(spec.scaleTargetRef.kind ?? 'Deployment').toBe('Deployment');
-    expect(spec.minReplicaCount).toBeGreaterThanOrEqual(1);
-    expect(spec.maxReplicaCount).toBeGreaterThanOrEqual(spec.minReplicaCount ?? 1);
-    for (const trigger of spec.triggers) {
-      expect(trigger.type).toBe('prometheus');
-      expect(trigger.metadata.threshold).toMatch(/^[1-9]\d*$/);
-      // An empty answer must not read as an empty backlog.
-      expect(trigger.metadata.ignoreNullValues).toBe('false');
-    }
-    const queues = spec.triggers.map(({ metadata }) => backlogQueue(metadata.query)).sort();
-    expect(queues).toEqual(consumedQueues(worker).sort());
-  });
-
-  it('asks every trigger of one Prometheus, whose address kustomize copies from autoscaling-settings.yaml', () => {
-    const settings = named<ConfigMap>('ConfigMap', 'autoscaling-settings');
-    expect(settings?.metadata.annotations?.['config.kubernetes.io/local-config']).toBe('true');
-    const address = settings?.data.PROMETHEUS_SERVER_ADDRESS ?? '';
-    expect(address).toMatch(/^https?:\/\/[^\s/]+/);
-    const triggers = all<ScaledObject>('ScaledObject').flatMap(({ spec }) => spec.triggers);
-    expect(triggers.length).toBeGreaterThan(0);
-    expect(triggers.filter(({ metadata }) => metadata.serverAddress !== address)).toEqual([]);
-    const { replacements } = parse(read(join(K8S, 'kustomization.yaml'))) as KustomizeReplacements;
-    expect(replacements).toContainEqual({
-      source: { kind: 'ConfigMap', name: 'autoscaling-settings', fieldPath: 'data.PROMETHEUS_SERVER_ADDRESS' },
-      targets: [{ select: { kind: 'ScaledObject' }, fieldPaths: ['spec.triggers.*.metadata.serverAddress'] }],
-    });
-  });
-
-  it('watches each known queue once', () => {
-    const watched = all<ScaledObject>('ScaledObject').flatMap(({ spec }) => spec.triggers.map(({ metadata }) => backlogQueue(metadata.query)));
-    expect([...watched].sort()).toEqual(Object.keys(QUEUES).sort());
   });
 
   it('scales the gateway on CPU with an HPA and serves it through a Service on its port', () => {
