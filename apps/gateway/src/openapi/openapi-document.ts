@@ -7,14 +7,14 @@ import { modulesExcept } from './modules-except';
 import { WEBHOOK_MODELS, webhookPathItems } from './webhook-events';
 
 /** Routes open without credentials (decisions.md); every other operation needs one of the schemes. */
-const OPEN_OPERATIONS = ['/health', '/health/live', '/health/ready', '/auth/token', '/webhooks/whatsapp'];
+const OPEN_OPERATIONS = ['/health', '/health/live', '/health/ready', '/metrics', '/auth/token', '/webhooks/whatsapp'];
 
 const DESCRIPTION = `
 SMS, bulk SMS and one-time passwords over HTTP.
 
 **Versioning.** Every path is also served under \`/v1/\` (for example \`/v1/balance\`), by the same handler.
 
-**Authentication.** Every operation except health and \`POST /auth/token\` needs one of:
+**Authentication.** Every operation except health, \`GET /metrics\` and \`POST /auth/token\` needs one of:
 \`X-API-Key\` + \`X-API-Secret\` headers; \`Authorization: Basic base64(key:secret)\`;
 \`Authorization: Bearer <token>\` where the token is a JWT from \`POST /auth/token\` or base64(key:secret).
 Missing or bad credentials answer 401 \`{ "error": "Unauthorized" }\` with \`WWW-Authenticate\`.

@@ -8,7 +8,7 @@ import { buildGatewayOpenApiTexts } from './build-gateway-document';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
-const OPEN = ['/health', '/health/live', '/health/ready', '/auth/token', '/webhooks/whatsapp'];
+const OPEN = ['/health', '/health/live', '/health/ready', '/metrics', '/auth/token', '/webhooks/whatsapp'];
 
 function operations(document: Json): [string, Json][] {
   return Object.entries(document.paths as Json).flatMap(([path, item]) =>
