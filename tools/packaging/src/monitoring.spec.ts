@@ -4,45 +4,9 @@ import { QueueName } from '@mp/queue-contracts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { APPS, K8S, read, ROOT, yamlDocuments } from './platform-facts';
+import { alerts, baseObjects, dashboard, dashboardQueries, kedaQueries, MONITORING, recorded, rules, rulesFile, type RuleFile } from './monitoring-files';
+import { APPS, read, ROOT, yamlDocuments } from './platform-facts';
 import { documentedMetrics, groupingLabels, labelsOf, matchedValues, metricOf, selectors, seriesNames } from './promql';
-
-const MONITORING = join(K8S, 'monitoring');
-
-interface Rule {
-  record?: string;
-  alert?: string;
-  expr: string;
-  for?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-}
-
-interface RuleFile {
-  groups: { name: string; rules: Rule[] }[];
-}
-
-interface Panel {
-  id: number;
-  type: string;
-  title: string;
-  datasource?: { type: string; uid: string };
-  gridPos: { h: number; w: number; x: number; y: number };
-  targets?: { expr: string; refId: string }[];
-}
-
-interface Dashboard {
-  uid: string;
-  title: string;
-  panels: Panel[];
-  templating: { list: { name: string; type: string; query?: string | { query: string } }[] };
-}
-
-interface K8sObject {
-  kind: string;
-  metadata: { name: string; annotations?: Record<string, string> };
-  spec?: Record<string, unknown>;
-}
 
 interface PodMonitorSpec {
   selector: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values: string[] }[] };
@@ -63,30 +27,6 @@ const TARGET_LABELS = ['namespace', 'pod', 'instance', 'job', 'container'];
 /** Labels whose values are open-ended (patterns, names from configuration), not listed in docs/metrics.md. */
 const OPEN_LABELS = ['route', 'method', 'status', 'smsc', 'bind', 'job', 'le'];
 const SEVERITIES = ['critical', 'warning', 'info'];
-
-const rulesFile = yamlDocuments(join(MONITORING, 'messaging.rules.yml'))[0] as RuleFile;
-const rules = rulesFile.groups.flatMap(({ rules: groupRules }) => groupRules);
-const alerts = rules.filter((rule) => rule.alert !== undefined);
-const recorded = new Map(rules.filter((rule) => rule.record !== undefined).map((rule) => [rule.record as string, rule.expr]));
-const dashboard = JSON.parse(read(join(MONITORING, 'grafana-dashboard.json'))) as Dashboard;
-
-/** The objects the base kustomization applies (k8s/*.yaml it lists). */
-function baseObjects(): K8sObject[] {
-  const { resources } = parse(read(join(K8S, 'kustomization.yaml'))) as { resources: string[] };
-  return resources.flatMap((file) => yamlDocuments(join(K8S, file))).filter((doc) => doc !== null) as K8sObject[];
-}
-
-function kedaQueries(): string[] {
-  return baseObjects()
-    .filter(({ kind }) => kind === 'ScaledObject')
-    .flatMap(({ spec }) => (spec?.triggers as { metadata: { query?: string } }[]).map(({ metadata }) => metadata.query ?? ''));
-}
-
-function dashboardQueries(): string[] {
-  const panelQueries = dashboard.panels.flatMap((panel) => (panel.targets ?? []).map(({ expr }) => expr));
-  const variableQueries = dashboard.templating.list.flatMap(({ query }) => (typeof query === 'object' ? [query.query] : []));
-  return [...panelQueries, ...variableQueries];
-}
 
 /** Every PromQL expression the deployment files hold, named by where it is. */
 function everyExpression(): [string, string][] {
