@@ -19,8 +19,8 @@ export class MetricsController {
   @Header('Content-Type', Registry.PROMETHEUS_CONTENT_TYPE)
   @Header('Cache-Control', 'no-store')
   @ApiOperation({ summary: 'Prometheus metrics of this process (text format 0.0.4); docs/metrics.md lists them' })
-  @ApiProduces(Registry.PROMETHEUS_CONTENT_TYPE)
-  @ApiOkResponse({ description: 'The metrics', schema: { type: 'string' } })
+  @ApiProduces('text/plain')
+  @ApiOkResponse({ description: 'The metrics (`text/plain; version=0.0.4`)', schema: { type: 'string' } })
   async scrape(): Promise<string> {
     const { text, failures } = await this.metrics.scrape();
     // A failed reading (Redis or PostgreSQL down) leaves its gauges at their last value; the rest is still worth scraping.
