@@ -104,6 +104,8 @@ function appSpec(stack: Stack, app: StackProcess, services: Services, port: numb
       ...(queuePrefix ? { QUEUE_PREFIX: queuePrefix } : {}),
       // Local development: webhooks may go to a receiver on this machine, unless the operator says otherwise.
       WEBHOOK_ALLOW_LOOPBACK: process.env['WEBHOOK_ALLOW_LOOPBACK'] || 'true',
+      // No load balancer to drain: the gateway stops at once rather than serve 5 s more.
+      SHUTDOWN_DRAIN_MS: process.env['SHUTDOWN_DRAIN_MS'] || '0',
       ...(app.name === WHATSAPP_SIMULATOR ? { WHATSAPP_SIMULATOR_WEBHOOK_URL: whatsappWebhookUrl(stack.settings.host) } : {}),
     },
     signalGroup: true,
