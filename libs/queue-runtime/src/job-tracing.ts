@@ -82,6 +82,7 @@ export function startEnqueueSpan(name: string, jobs: readonly { queue: string; d
 
 /** Runs a job's handler in the job's span (startJobSpan), ended when it settles; just runs it when not tracing. */
 export async function runInJobSpan<T>(job: RunningJob, work: () => Promise<T>): Promise<T> {
+  if (!tracingOn()) return work();
   const span = startJobSpan(job);
   if (!span) return work();
   try {

@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@ne
 import { allDone, GroupCommit, InFlight } from '@mp/batching';
 import type { DeliveryReceipt } from '@mp/carrier';
 import { DispatchStore, type DispatchResult } from '@mp/messaging';
-import { contextOfSpan, inSpan, SpanKind } from '@mp/observability';
+import { contextOfSpan, inSpan, SpanKind, tracingOn } from '@mp/observability';
 import { OutboxRelay } from '@mp/queue-runtime';
 import { SmsDispatcherEnv } from '../sms-dispatcher.env';
 import { SubmitRecorder } from '../sms-submit/submit-recorder.service';
@@ -83,6 +83,7 @@ export class ReceiptRecorder implements OnModuleInit, BeforeApplicationShutdown 
 
   /** Records a receipt in a span that continues its part's submit_sm (SubmitSpans), when this process sent it. */
   record(receipt: DeliveryReceipt): Promise<void> {
+    if (!tracingOn()) return this.recordNow(receipt);
     const attributes = { 'smpp.message_id': receipt.carrierMessageId, 'smpp.receipt.stat': receipt.stat };
     const parent = contextOfSpan(this.submitSpans.find(receipt.carrierMessageId));
     return inSpan('deliver_sm receipt', { kind: SpanKind.CONSUMER, parent, attributes }, () => this.recordNow(receipt));

@@ -2,7 +2,7 @@ import { LanePermits } from '@mp/batching';
 import { laneIndex, TRAFFIC_LANES, TrafficPolicy, YieldingPace, type TrafficLane } from '@mp/carrier';
 import { Injectable, Logger } from '@nestjs/common';
 import { DispatchStore, type BatchSlicing, type DispatchMessage } from '@mp/messaging';
-import { inSpan, SpanKind, type Span } from '@mp/observability';
+import { inSpan, SpanKind, tracingOn, type Span } from '@mp/observability';
 import type { EncodedPart } from '@mp/messaging-domain';
 import { openText, parseTextKey } from '@mp/otp-domain';
 import { QUEUE_POLICIES, QueueName } from '@mp/queue-contracts';
@@ -133,6 +133,7 @@ export class SmsSubmitter {
     lane: TrafficLane,
     lastAttempt: boolean,
   ): Promise<boolean> {
+    if (!tracingOn()) return this.sendPart(undefined, message, partIndex, userMessageReference, bytes, lane, lastAttempt);
     const attributes = { 'messaging.message.id': message.id, 'sms.part': partIndex, 'sms.route': message.route, 'sms.lane': lane };
     return inSpan('submit_sm', { kind: SpanKind.CLIENT, attributes }, (span) =>
       this.sendPart(span, message, partIndex, userMessageReference, bytes, lane, lastAttempt),
