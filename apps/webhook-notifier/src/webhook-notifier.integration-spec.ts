@@ -2,10 +2,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { WorkerAppModule } from '@mp/app-runtime';
 import { loadConfig } from '@mp/config';
 import { createHttpApp } from '@mp/http-kit';
+import { PlatformMetrics } from '@mp/metrics';
 import { createLogger } from '@mp/observability';
 import { QueueName } from '@mp/queue-contracts';
 import { QueueProducer } from '@mp/queue-runtime';
-import { answering, openTestDataSource, startWebhookReceiver, type WebhookReceiver } from '@mp/testing';
+import { answering, eventually, openTestDataSource, parsePrometheusText, sampleSum, startWebhookReceiver, type WebhookReceiver } from '@mp/testing';
 import { verifyWebhook } from '@mp/webhooks';
 import { WebhookDeliveryRepository } from '@mp/webhooks-data-access';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -37,7 +38,10 @@ describe('webhook-notifier app (PostgreSQL, Redis)', () => {
     await db?.destroy();
   });
 
+  const scrape = async () => parsePrometheusText((await app.get(PlatformMetrics).scrape()).text);
+
   it('turns a message.status job into a signed webhook, retried through the queue until it is delivered', async () => {
+    const before = await scrape();
     receiver.answer = answering(500, 200);
     const messageId = randomUUID();
     await db.query(
@@ -67,5 +71,28 @@ describe('webhook-notifier app (PostgreSQL, Redis)', () => {
       expect(verifyWebhook({ secrets: [secret], headers: request.headers, body: request.body })).toBe(true);
       expect(JSON.parse(request.body)).toMatchObject({ type: 'message.sent', data: { message_id: messageId, status: 'sent', reference: null } });
     }
+    const after = await scrape();
+    const moved = (name: string, labels: Record<string, string>) => sampleSum(after, name, labels) - sampleSum(before, name, labels);
+    expect(moved('mp_webhook_attempts_total', { outcome: 'failed' })).toBe(1);
+    expect(moved('mp_webhook_attempts_total', { outcome: 'delivered' })).toBe(1);
+    expect(moved('mp_webhook_attempt_duration_seconds_count', {})).toBe(2);
+    expect(moved('mp_job_duration_seconds_count', { queue: QueueName.WebhookDeliver, job: 'webhook.deliver', outcome: 'completed' })).toBe(2);
+    expect(moved('mp_job_duration_seconds_count', { queue: QueueName.DeliveryEvents, job: 'message.status', outcome: 'completed' })).toBe(1);
+  });
+
+  it('counts a job that fails for good, and reports the depths of the queues it consumes', async () => {
+    const failures = { queue: QueueName.WebhookDeliver, job: 'webhook.deliver', final: 'true' };
+    const before = await scrape();
+    // No such delivery: the handler throws UnrecoverableError, so BullMQ does not retry.
+    await app.get(QueueProducer).enqueue(QueueName.WebhookDeliver, 'webhook.deliver', { deliveryId: randomUUID() }, { jobId: `missing-${randomUUID()}` });
+    const after = await eventually(scrape, (now) => sampleSum(now, 'mp_job_failures_total', failures) > sampleSum(before, 'mp_job_failures_total', failures));
+    expect(sampleSum(after, 'mp_job_failures_total', failures) - sampleSum(before, 'mp_job_failures_total', failures)).toBe(1);
+    expect(
+      sampleSum(after, 'mp_job_duration_seconds_count', { queue: QueueName.WebhookDeliver, outcome: 'failed' }) -
+        sampleSum(before, 'mp_job_duration_seconds_count', { queue: QueueName.WebhookDeliver, outcome: 'failed' }),
+    ).toBe(1);
+    const queues = new Set(after.samples.filter((sample) => sample.name === 'mp_queue_backlog').map((sample) => sample.labels['queue']));
+    expect(queues).toEqual(new Set([QueueName.DeliveryEvents, QueueName.WebhookDeliver]));
+    expect(after.samples.every((sample) => sample.labels['app'] === 'webhook-notifier')).toBe(true);
   });
 });

@@ -11,7 +11,8 @@ export interface PrometheusScrape {
   types: Map<string, string>;
 }
 
-const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?[0-9.eE+-]+|NaN|[+-]Inf)(?: -?\d+)?$/;
+// Values as Go's ParseFloat reads them (Prometheus does): NaN and Inf in any case; prom-client writes `Nan`.
+const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?[0-9.eE+-]+|nan|[+-]?inf)(?: -?\d+)?$/i;
 const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"(?:,|$)/gy;
 const TYPE = /^# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) (counter|gauge|histogram|summary|untyped)$/;
 
@@ -32,9 +33,15 @@ export function parsePrometheusText(text: string): PrometheusScrape {
     }
     const match = SAMPLE.exec(line);
     if (!match) throw new Error(`not a sample: ${line}`);
-    samples.push({ name: match[1], labels: parseLabels(match[2] ?? '', line), value: Number(match[3].replace('Inf', 'Infinity')) });
+    samples.push({ name: match[1], labels: parseLabels(match[2] ?? '', line), value: valueOf(match[3]) });
   }
   return { samples, types };
+}
+
+function valueOf(text: string): number {
+  if (/^nan$/i.test(text)) return NaN;
+  if (/^[+-]?inf$/i.test(text)) return text.startsWith('-') ? -Infinity : Infinity;
+  return Number(text);
 }
 
 function parseLabels(text: string, line: string): Record<string, string> {
