@@ -51,8 +51,9 @@ describe('the outbox carries the trace (PostgreSQL, Redis)', () => {
       if (relayed) expect(await relay.relay(inserted, [job])).toBe(true);
       return inserted;
     });
-    request?.end();
-    return { request: request!.spanContext(), job, ids };
+    if (!request) throw new Error('tracing is on here: every span starts');
+    request.end();
+    return { request: request.spanContext(), job, ids };
   }
 
   it('a job the sweeper enqueues long after its request still continues that request, and the sweep links to it', async () => {
