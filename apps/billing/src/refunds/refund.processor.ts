@@ -8,7 +8,6 @@ import { JobHandler } from '@mp/queue-runtime';
 @Injectable()
 export class RefundProcessor {
   private readonly logger = new Logger('RefundProcessor');
-
   private readonly ledgerMetrics: LedgerMetrics;
 
   constructor(
