@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { composeProcess, parseDotenv, renderCompose, serviceEnv, type ComposeService, type Env } from './compose-env';
 import { imageEnv } from './dockerfile';
-import { DEPLOYED, loadEnvClass, type LoadedEnvClass } from './env-classes';
+import { DEPLOYED, loadEnvClass, TRACED_PROCESSES, TRACING_ENV, type LoadedEnvClass } from './env-classes';
 import { containerEnv, containerProcess, secretValues, type ConfigSources, type Container } from './k8s-env';
 import { DOCKER, K8S, read, yamlDocuments } from './platform-facts';
 import { fillPlaceholders, placeholderKeys } from './placeholders';
@@ -32,6 +32,12 @@ interface K8sObject {
 }
 
 const IMAGE = imageEnv();
+
+/** The variables a deployed process reads: its own class's, and the tracing settings every app reads beside them. */
+async function variablesRead(process: string | undefined): Promise<string[]> {
+  const own = envVariables((await loadEnvClass(DEPLOYED[process as keyof typeof DEPLOYED])).envClass);
+  return TRACED_PROCESSES.includes(process ?? '') ? [...own, ...envVariables((await loadEnvClass(TRACING_ENV)).envClass)] : own;
+}
 
 /** What the process's loader says of an environment: [] when it starts, else the refused variables' messages. */
 function refusals(entry: LoadedEnvClass, env: Env): string[] {
@@ -132,7 +138,7 @@ describe.each(PLATFORMS)('%s, filled in as the example files say', (_platform, e
 
 describe.each(PLATFORMS)('%s: least privilege', (_platform, environments) => {
   it.each(environments(true).map((item) => [item.source, item] as const))('%s: is given only variables its process reads', async (source, item) => {
-    const read = envVariables((await loadEnvClass(DEPLOYED[item.process as keyof typeof DEPLOYED])).envClass);
+    const read = await variablesRead(item.process);
     expect({ source, unread: item.own.filter((key) => !read.includes(key)) }).toEqual({ source, unread: [] });
   });
 });
@@ -140,7 +146,7 @@ describe.each(PLATFORMS)('%s: least privilege', (_platform, environments) => {
 describe('k8s/configmap.yaml', () => {
   it('holds only settings some process reads', async () => {
     const data = (yamlDocuments(join(K8S, 'configmap.yaml'))[0] as K8sObject).data ?? {};
-    const read = new Set((await Promise.all(Object.values(DEPLOYED).map(loadEnvClass))).flatMap(({ envClass }) => envVariables(envClass)));
+    const read = new Set((await Promise.all(Object.keys(DEPLOYED).map(variablesRead))).flat());
     expect(Object.keys(data).filter((key) => !read.has(key))).toEqual([]);
   });
 });

@@ -30,13 +30,17 @@ export const DEPLOYED = {
   migrate: { owner: 'admin', file: 'tools/admin/src/admin.env.ts', className: 'AdminEnv' },
 } as const satisfies Record<string, EnvClassEntry>;
 
+/** Read by every app beside its own class, at start (startTracing): the migration (the admin CLI) does not trace. */
+export const TRACING_ENV = { owner: 'tracing (every app)', file: 'libs/config/src/tracing.env.ts', className: 'TracingEnv' } as const satisfies EnvClassEntry;
+export const TRACED_PROCESSES: readonly string[] = ['gateway', 'otp', 'sms-dispatcher', 'billing', 'webhook-notifier'];
+
 export const ENV_CLASSES: readonly EnvClassEntry[] = [
   ...Object.values(DEPLOYED),
   { owner: 'worker base', file: 'libs/app-runtime/src/worker.env.ts', className: 'WorkerEnv' },
   { owner: 'common base', file: 'libs/config/src/common.env.ts', className: 'CommonEnv' },
   { owner: 'queue base', file: 'libs/config/src/common.env.ts', className: 'QueueEnv' },
   { owner: 'credential base', file: 'libs/config/src/common.env.ts', className: 'CredentialEnv' },
-  { owner: 'tracing (every app)', file: 'libs/config/src/tracing.env.ts', className: 'TracingEnv' },
+  TRACING_ENV,
   { owner: 'smsc-simulator', file: 'tools/smsc-simulator/src/config.ts', className: 'SmscSimulatorEnv', reader: 'readSimulatorEnv' },
   { owner: 'whatsapp-simulator', file: 'tools/whatsapp-simulator/src/config.ts', className: 'WhatsappSimulatorEnv', reader: 'readSimulatorEnv' },
 ];
