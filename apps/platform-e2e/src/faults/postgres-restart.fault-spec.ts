@@ -10,14 +10,14 @@ import { answersOf, firstSuccess } from './support/outage-probe';
 const MESSAGES = 500;
 const KILL_AT_ACCEPTED = 120;
 /** How long PostgreSQL stays down. */
-const DOWN_MS = 8_000;
+const DOWN_MS = 5_000;
 const SETTLE_TIMEOUT_MS = 240_000;
 
 const numberAt = (i: number) => `+33613${String(i).padStart(6, '0')}`;
 
 /**
  * PostgreSQL stopped at once (pg_ctl -m immediate: every connection cut, crash recovery on the
- * next start) in the middle of single sends, and started again 8 s later. The apps are not
+ * next start) in the middle of single sends, and started again 5 s later. The apps are not
  * restarted: they must serve again by themselves.
  */
 describe('a PostgreSQL restart during sends', () => {

@@ -89,7 +89,7 @@ async function writeChargeByCharge(
   return { outcomes: sends.map((send, i) => outcomeOf(send, plan.decisions[i])), outbox: { ids: outboxIds, jobs } };
 }
 
-function chargeOf(send: PreparedSend): GroupCharge {
+export function chargeOf(send: PreparedSend): GroupCharge {
   return { companyId: send.companyId, amount: send.totalCost, reference: `sms-request:${send.requestId}` };
 }
 

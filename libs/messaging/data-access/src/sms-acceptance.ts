@@ -4,7 +4,8 @@ import type { Money, PriceRule } from '@mp/billing-domain';
 import type { SmsEncoding } from '@mp/messaging-domain';
 import type { OutboxJob } from '@mp/queue-runtime';
 import type { DataSource } from 'typeorm';
-import { writeAcceptances } from './acceptance-writer';
+import { chargeOf, writeAcceptances } from './acceptance-writer';
+import { COMMIT_VERIFICATION, committedCharge, isOutcomeUnknown, type VerificationOptions } from './commit-verification';
 import type { MessageRepository } from './message.repository';
 import { prepareSend, type PreparedSend, type SmsSendCommand } from './send-preparation';
 
@@ -41,6 +42,8 @@ export interface SmsAcceptanceOptions {
    * group is bigger and cheaper per send (docs/decisions/0022-acceptance-in-one-statement.md).
    */
   concurrency?: number;
+  /** How long a send whose statement lost its connection asks whether it committed. */
+  verification?: VerificationOptions;
 }
 
 /**
@@ -51,8 +54,15 @@ export interface SmsAcceptanceOptions {
 export class SmsAcceptanceService {
   private readonly batcher: GroupCommit<PreparedSend, { balance: Money }>;
   private readonly relays = new InFlight();
+  private readonly verification: VerificationOptions;
 
-  constructor(db: DataSource, messages: MessageRepository, ledger: LedgerRepository, options: SmsAcceptanceOptions = {}) {
+  constructor(
+    private readonly db: DataSource,
+    messages: MessageRepository,
+    ledger: LedgerRepository,
+    options: SmsAcceptanceOptions = {},
+  ) {
+    this.verification = options.verification ?? COMMIT_VERIFICATION;
     const onCommitted = options.onCommitted;
     this.batcher = new GroupCommit(
       async (sends) => {
@@ -71,7 +81,10 @@ export class SmsAcceptanceService {
    */
   async accept(command: SmsSendCommand, prices: readonly PriceRule[]): Promise<SmsAcceptance> {
     const send = prepareSend(command, prices);
-    const { balance } = await this.batcher.submit(send);
+    const balance = await this.batcher.submit(send).then(
+      (written) => written.balance,
+      (error: unknown) => this.committedDespite(error, send),
+    );
     return {
       requestId: send.requestId,
       encoding: send.encoding,
@@ -80,6 +93,19 @@ export class SmsAcceptanceService {
       balance,
       status: send.status,
     };
+  }
+
+  /**
+   * The group's statement failed. If its connection was lost while it ran, it may have committed:
+   * the send is accepted if its charge is in the ledger (its jobs are in the outbox, which the
+   * dispatcher's sweeper enqueues), refused with the error if not, and refused too if the
+   * database does not answer in time.
+   */
+  private async committedDespite(error: unknown, send: PreparedSend): Promise<Money> {
+    if (!isOutcomeUnknown(error)) throw error;
+    const balance = await committedCharge(this.db, chargeOf(send), this.verification);
+    if (balance === null || balance === undefined) throw error;
+    return balance;
   }
 
   /** Resolves when every accepted send is committed and its jobs handed to the queue (shutdown). */

@@ -62,26 +62,36 @@ function commonEnv(postgres: OwnPostgres, redis: OwnRedis, smsc: SmscSimulatorPr
 
 export async function startFaultPlatform(options: FaultPlatformOptions = {}): Promise<FaultPlatform> {
   const postgres = await startOwnPostgres();
-  const redis = await startOwnRedis();
-  const smsc = await startSmscSimulatorProcess({ SMSC_RECEIPT_DELAY_MS: '100', ...options.simulatorEnv });
-  const env = commonEnv(postgres, redis, smsc, options.appEnv ?? {});
-  await admin(['db:migrate'], env);
-  const ports = new Map<AppName, string>();
-  for (const app of APPS) ports.set(app, String(await freePort()));
+  const redis = await startOwnRedis().catch(async (error: unknown) => {
+    await postgres.remove();
+    throw error;
+  });
   const apps = new Map<AppName, AppProcess>();
+  let smsc: SmscSimulatorProcess | undefined;
+  const stopAll = async (): Promise<void> => {
+    await Promise.all([...apps.values()].map((process) => process.stop(10_000)));
+    await smsc?.stop();
+    await redis.remove();
+    await postgres.remove();
+  };
+  const ports = new Map<AppName, string>();
   const history: AppProcess[] = [];
+  let env: Record<string, string> = {};
   const startApp = async (app: AppName): Promise<void> => {
     const process = await startAppProcess({ app, env: { ...env, PORT: ports.get(app) ?? '' }, readyTimeoutMs: 120_000 });
     apps.set(app, process);
     history.push(process);
   };
-  for (const app of APPS) await startApp(app);
-  const stopAll = async (): Promise<void> => {
-    await Promise.all([...apps.values()].map((process) => process.stop(10_000)));
-    await smsc.stop();
-    await redis.remove();
-    await postgres.remove();
-  };
+  try {
+    smsc = await startSmscSimulatorProcess({ SMSC_RECEIPT_DELAY_MS: '100', ...options.simulatorEnv });
+    env = commonEnv(postgres, redis, smsc, options.appEnv ?? {});
+    await admin(['db:migrate'], env);
+    for (const app of APPS) ports.set(app, String(await freePort()));
+    for (const app of APPS) await startApp(app);
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
   return {
     postgres,
     redis,

@@ -1,7 +1,7 @@
 // A PostgreSQL of the fault test's own: Debian's binaries (/usr/lib/postgresql/<newest>/bin),
 // a cluster in a temporary directory, on a free port, so that stopping and restarting it disturbs
 // nothing else on the machine. As root, initdb and postgres run as the system user "postgres".
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,12 +63,24 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     await pgCommand(bin, 'pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop'], dir);
   };
   await start();
+  // pg_ctl's server outlives this process: a run that ends without remove() stops it on the way out.
+  const stopOnExit = (): void => {
+    try {
+      const stopArgs = [join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', 'stop'];
+      if (asRoot) execFileSync('runuser', ['-u', 'postgres', '--', ...stopArgs], { stdio: 'ignore' });
+      else execFileSync(stopArgs[0], stopArgs.slice(1), { stdio: 'ignore' });
+    } catch {
+      // not running
+    }
+  };
+  process.once('exit', stopOnExit);
   return {
     port,
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     kill,
     start,
     remove: async () => {
+      process.off('exit', stopOnExit);
       await kill().catch(() => undefined);
       rmSync(dir, { recursive: true, force: true });
     },

@@ -61,6 +61,9 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     child.kill('SIGKILL');
     await exited(child);
   };
+  // Its server would outlive a run that ends without remove().
+  const killOnExit = (): void => void child?.kill('SIGKILL');
+  process.once('exit', killOnExit);
   await start();
   return {
     port,
@@ -68,6 +71,7 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     kill,
     start,
     remove: async () => {
+      process.off('exit', killOnExit);
       await kill();
       rmSync(dir, { recursive: true, force: true });
     },
