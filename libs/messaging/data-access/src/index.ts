@@ -1,6 +1,7 @@
 export * from './part-references';
 export * from './message.repository';
 export * from './sms-acceptance';
+export * from './commit-verification';
 export * from './dispatch-jobs';
 export * from './message-cancellation';
 export * from './message-view';

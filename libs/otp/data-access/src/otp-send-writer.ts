@@ -180,7 +180,7 @@ async function writeChargeByCharge(
   return { outcomes: sends.map((send) => outcomeOf(send, blocked.get(send.id), decisions.get(send.id))), outbox };
 }
 
-function chargeOf(send: PreparedOtp): GroupCharge {
+export function chargeOf(send: PreparedOtp): GroupCharge {
   return { companyId: send.companyId, amount: send.message.cost, reference: `otp:${send.id}` };
 }
 

@@ -2,14 +2,14 @@ import type { ApplicationSettings } from '@mp/accounts-domain';
 import { GroupCommit, InFlight } from '@mp/batching';
 import type { LedgerRepository } from '@mp/billing';
 import type { Money, PriceRule } from '@mp/billing-domain';
-import type { MessageRepository } from '@mp/messaging';
+import { committedCharge, isOutcomeUnknown, type MessageRepository } from '@mp/messaging';
 import { parsePhoneNumber } from '@mp/messaging-domain';
 import { expiresAt, generateOtpCode, hashOtpCode, type OtpChannel } from '@mp/otp-domain';
 import { timeOrderedUuid } from '@mp/persistence';
 import type { OutboxJob } from '@mp/queue-runtime';
 import type { DataSource } from 'typeorm';
 import { composeOtpMessage, type OtpKeys, type OtpTextSpec } from './otp-message';
-import { writeOtpSends, type PreparedOtp } from './otp-send-writer';
+import { chargeOf, writeOtpSends, type PreparedOtp } from './otp-send-writer';
 
 export { otpDeliveryJob, type OtpKeys } from './otp-message';
 
@@ -62,7 +62,7 @@ export class OtpSender {
   private readonly relays = new InFlight();
 
   constructor(
-    db: DataSource,
+    private readonly db: DataSource,
     messages: MessageRepository,
     ledger: LedgerRepository,
     private readonly keys: OtpKeys,
@@ -92,7 +92,10 @@ export class OtpSender {
   /** Throws OtpBlockedError, OtpNotAffordableError or OtpNoPriceError when the send is refused. */
   async send(command: OtpSendCommand, prices: readonly PriceRule[]): Promise<OtpSent> {
     const prepared = this.prepare(command, prices);
-    const { balance } = await this.batcher.submit(prepared);
+    const balance = await this.batcher.submit(prepared).then(
+      (written) => written.balance,
+      (error: unknown) => this.committedDespite(error, prepared),
+    );
     return {
       verificationId: prepared.id,
       recipient: command.recipient,
@@ -101,6 +104,14 @@ export class OtpSender {
       cost: prepared.message.cost,
       balance,
     };
+  }
+
+  /** A group whose statement lost its connection may have committed: the send is accepted if its charge is in the ledger (see commit-verification). */
+  private async committedDespite(error: unknown, prepared: PreparedOtp): Promise<Money> {
+    if (!isOutcomeUnknown(error)) throw error;
+    const balance = await committedCharge(this.db, chargeOf(prepared));
+    if (balance === null || balance === undefined) throw error;
+    return balance;
   }
 
   /** Resolves when every send is committed and its jobs handed to the queue (shutdown). */
