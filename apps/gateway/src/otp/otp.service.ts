@@ -1,4 +1,4 @@
-import { HttpStatus, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, HttpStatus, Injectable } from '@nestjs/common';
 import { ApplicationRepository, TemplateRepository, type ApplicationEntity } from '@mp/accounts';
 import { resolveApplicationSettings } from '@mp/accounts-domain';
 import { moneyToJson } from '@mp/billing-domain';
@@ -39,7 +39,7 @@ const APPLICATION_TTL_MS = 5_000;
 
 /** POST /otp/send and /otp/verify: the HTTP side of libs/otp. */
 @Injectable()
-export class OtpService implements OnApplicationShutdown {
+export class OtpService implements BeforeApplicationShutdown {
   private readonly applicationCache = new LoadingCache<ApplicationEntity>({ ttlMs: APPLICATION_TTL_MS });
   private readonly metrics: OtpMetrics;
 
@@ -112,7 +112,7 @@ export class OtpService implements OnApplicationShutdown {
     }
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     await this.sender.idle();
   }
 

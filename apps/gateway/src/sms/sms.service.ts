@@ -1,4 +1,4 @@
-import { HttpStatus, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, HttpStatus, Injectable } from '@nestjs/common';
 import { moneyToJson } from '@mp/billing-domain';
 import { ApiError } from '@mp/http-kit';
 import { LedgerMetrics, PlatformMetrics } from '@mp/metrics';
@@ -13,7 +13,7 @@ import { multiRecipientResponse, singleRecipientResponse } from './sms-responses
 import type { SmsSendDto } from './sms-send.dto';
 
 @Injectable()
-export class SmsService implements OnApplicationShutdown {
+export class SmsService implements BeforeApplicationShutdown {
   private readonly ledgerMetrics: LedgerMetrics;
 
   constructor(
@@ -79,7 +79,7 @@ export class SmsService implements OnApplicationShutdown {
     };
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     await this.acceptance.idle();
   }
 
