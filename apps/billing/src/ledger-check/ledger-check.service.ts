@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { LedgerRepository } from '@mp/billing';
 import { PlatformMetrics } from '@mp/metrics';
 import type { Gauge } from 'prom-client';
@@ -11,7 +11,7 @@ export const LEDGER_CHECK_EVERY_MS = 60_000;
  * means money moved without a record. A failed check leaves the last count and is logged.
  */
 @Injectable()
-export class LedgerCheck implements OnApplicationBootstrap, OnApplicationShutdown {
+export class LedgerCheck implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('LedgerCheck');
   private readonly mismatches: Gauge;
   private timer: NodeJS.Timeout | undefined;
@@ -29,7 +29,8 @@ export class LedgerCheck implements OnApplicationBootstrap, OnApplicationShutdow
     this.timer = setInterval(() => (this.running ??= this.check()), LEDGER_CHECK_EVERY_MS);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the pool closes (docs/architecture.md, Shutdown): the check under way finishes. */
+  async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     await this.running;
   }
