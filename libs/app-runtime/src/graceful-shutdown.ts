@@ -39,20 +39,22 @@ async function shutDown(app: NestFastifyApplication, logger: Logger, timing: Shu
   const hooks = new PendingHooks(app);
   let step = 'readiness';
   const since = Date.now();
+  const workers = optional(app, QueueWorkerHost);
   const deadline = setTimeout(() => {
-    logger.error({ msg: 'shutdown did not finish in time: exiting anyway', timeoutMs: timing.timeoutMs, step, hung: hooks.names() });
+    const jobs = workers?.runningJobs() ?? {};
+    logger.error({ msg: 'shutdown did not finish in time: exiting anyway', timeoutMs: timing.timeoutMs, step, hung: hooks.names(), jobs });
     exit(logger, 1);
   }, timing.timeoutMs);
   try {
     logger.info({ msg: 'shutting down', signal, drainMs: signal === 'SIGTERM' ? timing.drainMs : 0, timeoutMs: timing.timeoutMs });
-    app.get(ReadinessChecks, { strict: false }).stopAccepting();
+    optional(app, ReadinessChecks)?.stopAccepting();
     drainHttpConnections(app);
     if (signal === 'SIGTERM' && timing.drainMs > 0) {
       step = 'drain';
       await new Promise((wake) => setTimeout(wake, timing.drainMs));
     }
     step = 'stop taking work';
-    await Promise.all([closeHttpServer(app), app.get(QueueWorkerHost, { strict: false }).stop()]);
+    await Promise.all([closeHttpServer(app), workers?.stop()]);
     step = 'shutdown hooks';
     await app.close();
     step = 'export spans';
@@ -64,6 +66,15 @@ async function shutDown(app: NestFastifyApplication, logger: Logger, timing: Shu
     clearTimeout(deadline);
     logger.error({ msg: 'shutdown failed', step, hung: hooks.names(), err: error });
     exit(logger, 1);
+  }
+}
+
+/** The app's provider of that class, if it has one (an app without health checks or queue workers has not). */
+function optional<T>(app: NestFastifyApplication, type: new (...args: never[]) => T): T | undefined {
+  try {
+    return app.get(type, { strict: false });
+  } catch {
+    return undefined;
   }
 }
 

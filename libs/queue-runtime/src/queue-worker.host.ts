@@ -25,6 +25,8 @@ export class QueueWorkerHost implements OnApplicationBootstrap, BeforeApplicatio
   private readonly workers: Worker[] = [];
   private connection: RedisConnection | undefined;
   private stopping: Promise<void> | undefined;
+  /** Jobs running now, by `queue:name`. */
+  private readonly running = new Map<string, number>();
 
   constructor(
     @Inject(QUEUE_RUNTIME_OPTIONS) private readonly options: QueueRuntimeOptions,
@@ -92,7 +94,7 @@ export class QueueWorkerHost implements OnApplicationBootstrap, BeforeApplicatio
   }
 
   private startWorker(queue: QueueName, connection: RedisConnection): Worker {
-    const worker = new Worker(queue, (job: Job) => this.process(queue, job), {
+    const worker = new Worker(queue, (job: Job) => this.tracked(queue, job), {
       connection,
       prefix: this.options.prefix,
       concurrency: this.concurrencyOf(queue),
@@ -107,6 +109,23 @@ export class QueueWorkerHost implements OnApplicationBootstrap, BeforeApplicatio
     });
     worker.on('error', (error) => this.logger.error({ msg: 'worker error', queue, err: error }));
     return worker;
+  }
+
+  /** Jobs running now, by `queue:name`: what a shutdown past its deadline was still waiting for. */
+  runningJobs(): Record<string, number> {
+    return Object.fromEntries(this.running);
+  }
+
+  private async tracked(queue: QueueName, job: Job): Promise<unknown> {
+    const key = `${queue}:${job.name}`;
+    this.running.set(key, (this.running.get(key) ?? 0) + 1);
+    try {
+      return await this.process(queue, job);
+    } finally {
+      const left = (this.running.get(key) ?? 1) - 1;
+      if (left > 0) this.running.set(key, left);
+      else this.running.delete(key);
+    }
   }
 
   private async process(queue: QueueName, job: Job): Promise<unknown> {
