@@ -11,9 +11,9 @@ import { FINAL_STATES, finalStateReport, ledgerTotals, messagesWithTwoFinalEvent
 const DRAIN_MS = 1_500;
 /** The apps' SHUTDOWN_TIMEOUT_MS: past it an app exits 1 (a hang), which the test would see. */
 const SHUTDOWN_TIMEOUT_MS = 45_000;
-const CAMPAIGN = 1_500;
+const CAMPAIGN = 3_000;
 const CONCURRENCY = 8;
-const OPENING_BALANCE = '100';
+const OPENING_BALANCE = '1000';
 const SETTLE_TIMEOUT_MS = 240_000;
 /** Singles to +33 6 21 …, the campaign to +33 6 22 …: distinct numbers, one message each. */
 const singleNumber = (i: number) => `+33621${String(i).padStart(6, '0')}`;
@@ -28,6 +28,8 @@ interface Stop {
   notReadyBeforeExit: boolean;
   /** What readiness answered, in order, deduplicated: e.g. 200, 503, refused. */
   readiness: string[];
+  /** The campaign's parts the carrier had when the signal was sent. */
+  campaignPartsAtCarrier: number;
 }
 
 /** Polls the process's /health/ready until it exits; answers what it saw. */
@@ -72,10 +74,11 @@ describe('graceful shutdown of every app under load', () => {
     // The new one first, as a rolling update does: the traffic keeps a way through.
     await fleet.start(app);
     await sleep(300);
+    const campaignPartsAtCarrier = await campaignPartsAccepted();
     const exit = await target.kill('SIGTERM');
     fleet.forget(target);
     const { seen, notReady } = await watching;
-    stops.push({ app, exit, notReadyBeforeExit: notReady, readiness: seen });
+    stops.push({ app, exit, notReadyBeforeExit: notReady, readiness: seen, campaignPartsAtCarrier });
   }
 
   async function settledCount(): Promise<number> {
@@ -86,9 +89,14 @@ describe('graceful shutdown of every app under load', () => {
     return Number(rows[0].n);
   }
 
-  async function waitForCarrier(accepted: number): Promise<void> {
+  async function campaignPartsAccepted(): Promise<number> {
+    const prefix = campaignNumber(0).slice(0, 6);
+    return (await fleet.simulator.handsets()).filter((m) => m.to.startsWith(prefix)).length;
+  }
+
+  async function waitForCampaignParts(parts: number): Promise<void> {
     const deadline = Date.now() + 120_000;
-    while ((await fleet.simulator.stats()).accepted < accepted && Date.now() < deadline) await sleep(100);
+    while ((await campaignPartsAccepted()) < parts && Date.now() < deadline) await sleep(250);
   }
 
   beforeAll(async () => {
@@ -124,7 +132,7 @@ describe('graceful shutdown of every app under load', () => {
     campaignId = (campaign.body['data'] as { campaign_id: string }).campaign_id;
 
     // The dispatcher while the campaign's parts flow, then each other worker, then a gateway.
-    await waitForCarrier(300);
+    await waitForCampaignParts(300);
     await sigterm('sms-dispatcher');
     for (const app of ['otp', 'billing', 'webhook-notifier'] as const) await sigterm(app);
     await sigterm('gateway');
@@ -150,6 +158,9 @@ describe('graceful shutdown of every app under load', () => {
 
   it('stopped each app on SIGTERM: readiness false while it still ran, then exit 0 by itself', () => {
     expect(stops.map((s) => s.app)).toEqual(['sms-dispatcher', 'otp', 'billing', 'webhook-notifier', 'gateway']);
+    // The dispatcher went while the campaign's parts were flowing.
+    expect(stops[0].campaignPartsAtCarrier).toBeGreaterThanOrEqual(300);
+    expect(stops[0].campaignPartsAtCarrier).toBeLessThan(CAMPAIGN);
     expect(stops.map((s) => ({ app: s.app, exit: s.exit, notReadyBeforeExit: s.notReadyBeforeExit }))).toEqual(
       stops.map((s) => ({ app: s.app, exit: { code: 0, signal: null }, notReadyBeforeExit: true })),
     );
