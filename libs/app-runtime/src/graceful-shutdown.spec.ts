@@ -27,7 +27,7 @@ class Pool implements OnApplicationShutdown {
 @Module({ providers: [Flush, Pool] })
 class AppModule {}
 
-/** Log lines as objects, and a process.exit that records its code instead of exiting. */
+/** Log lines as objects, and an exit that records its code instead of exiting. */
 function harness() {
   const lines: Record<string, unknown>[] = [];
   const stream = new Writable({
@@ -39,8 +39,7 @@ function harness() {
   const logger = pino({ level: 'info' }, stream);
   let exited: (code: number) => void = () => undefined;
   const exitCode = new Promise<number>((resolve) => (exited = resolve));
-  jest.spyOn(process, 'exit').mockImplementation(((code?: number) => exited(code ?? 0)) as typeof process.exit);
-  return { lines, logger, exitCode };
+  return { lines, logger, exitCode, exitProcess: (code: number) => exited(code) };
 }
 
 describe('shutDownGracefully', () => {
@@ -57,16 +56,17 @@ describe('shutDownGracefully', () => {
     }
   });
 
-  async function start(hang: boolean, logger: pino.Logger, timeoutMs: number) {
+  async function start(hang: boolean, { logger, exitProcess }: ReturnType<typeof harness>, timeoutMs: number) {
     app = await createHttpApp(AppModule, { logger });
     app.get(Flush).hang = hang;
-    shutDownGracefully(app, logger, { drainMs: 0, timeoutMs });
+    shutDownGracefully(app, logger, { drainMs: 0, timeoutMs, exitProcess });
     await app.listen(0, '127.0.0.1');
   }
 
   it('runs every flush before any connection closes, then exits 0', async () => {
-    const { lines, logger, exitCode } = harness();
-    await start(false, logger, 10_000);
+    const test = harness();
+    const { lines, exitCode } = test;
+    await start(false, test, 10_000);
     process.emit('SIGINT', 'SIGINT');
     expect(await exitCode).toBe(0);
     expect(app.get(Pool).closedAfterFlush).toBe(true);
@@ -74,8 +74,9 @@ describe('shutDownGracefully', () => {
   });
 
   it('exits 1 past its deadline, naming the hook that hung', async () => {
-    const { lines, logger, exitCode } = harness();
-    await start(true, logger, 300);
+    const test = harness();
+    const { lines, exitCode } = test;
+    await start(true, test, 300);
     process.emit('SIGINT', 'SIGINT');
     expect(await exitCode).toBe(1);
     expect(lines.find((line) => line['msg'] === 'shutdown did not finish in time: exiting anyway')).toMatchObject({

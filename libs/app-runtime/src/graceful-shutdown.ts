@@ -10,6 +10,8 @@ export interface ShutdownTiming {
   drainMs: number;
   /** From the signal, the most the whole shutdown may take: past it the process exits 1, naming what hung. */
   timeoutMs: number;
+  /** How the process ends (tests pass their own); process.exit by default. */
+  exitProcess?: (code: number) => void;
 }
 
 /**
@@ -43,7 +45,7 @@ async function shutDown(app: NestFastifyApplication, logger: Logger, timing: Shu
   const deadline = setTimeout(() => {
     const jobs = workers?.runningJobs() ?? {};
     logger.error({ msg: 'shutdown did not finish in time: exiting anyway', timeoutMs: timing.timeoutMs, step, hung: hooks.names(), jobs });
-    exit(logger, 1);
+    exit(logger, 1, timing.exitProcess);
   }, timing.timeoutMs);
   try {
     logger.info({ msg: 'shutting down', signal, drainMs: signal === 'SIGTERM' ? timing.drainMs : 0, timeoutMs: timing.timeoutMs });
@@ -61,11 +63,11 @@ async function shutDown(app: NestFastifyApplication, logger: Logger, timing: Shu
     await tracing?.flush();
     clearTimeout(deadline);
     logger.info({ msg: 'shut down', ms: Date.now() - since });
-    exit(logger, 0);
+    exit(logger, 0, timing.exitProcess);
   } catch (error) {
     clearTimeout(deadline);
     logger.error({ msg: 'shutdown failed', step, hung: hooks.names(), err: error });
-    exit(logger, 1);
+    exit(logger, 1, timing.exitProcess);
   }
 }
 
@@ -79,8 +81,11 @@ function optional<T>(app: NestFastifyApplication, type: new (...args: never[]) =
 }
 
 /** Exits once the log lines are written (pino writes asynchronously). */
-function exit(logger: Logger, code: number): void {
-  logger.flush(() => process.exit(code));
+function exit(logger: Logger, code: number, exitProcess: (code: number) => void = (c) => process.exit(c)): void {
   // Should the flush itself never call back.
-  setTimeout(() => process.exit(code), 1_000).unref();
+  const fallback = setTimeout(() => exitProcess(code), 1_000).unref();
+  logger.flush(() => {
+    clearTimeout(fallback);
+    exitProcess(code);
+  });
 }
