@@ -5,6 +5,7 @@ import { QueueName } from '@mp/queue-contracts';
 import { OutboxRepository, type OutboxJob } from '@mp/queue-runtime';
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
+import { COMMIT_VERIFICATION, committedCharge, isOutcomeUnknown, type VerificationOptions } from '../commit-verification';
 
 export interface CampaignCommand {
   companyId: string;
@@ -60,6 +61,8 @@ function batchJob(batchId: string, at: Date, priority: 'normal' | 'high'): Outbo
 export interface CampaignAcceptanceOptions {
   /** Called after commit with the outbox rows of the batches' jobs, to enqueue them (the sweeper covers a failure). */
   onCommitted?: (outbox: { ids: string[]; jobs: OutboxJob[] }) => Promise<unknown>;
+  /** How long to ask whether a campaign whose connection was lost mid-commit was charged. */
+  verification?: VerificationOptions;
 }
 
 /**
@@ -69,6 +72,7 @@ export interface CampaignAcceptanceOptions {
  */
 export class CampaignAcceptanceService {
   private readonly onCommitted: NonNullable<CampaignAcceptanceOptions['onCommitted']>;
+  private readonly verification: VerificationOptions;
 
   constructor(
     private readonly db: DataSource,
@@ -78,6 +82,7 @@ export class CampaignAcceptanceService {
     options: CampaignAcceptanceOptions = {},
   ) {
     this.onCommitted = options.onCommitted ?? (async () => undefined);
+    this.verification = options.verification ?? COMMIT_VERIFICATION;
   }
 
   async accept(command: CampaignCommand, prices: readonly PriceRule[], now: Date = new Date()): Promise<AcceptedCampaign> {
@@ -93,13 +98,16 @@ export class CampaignAcceptanceService {
     const campaignId = randomUUID();
     const batches = plan.batches.map((batch) => ({ ...batch, id: randomUUID() }));
     const jobs = batches.map((batch) => batchJob(batch.id, batch.scheduledAt, command.priority));
-    const { balance, ids } = await this.db.transaction(async (manager) => {
-      const after = await this.charge(manager, command, plan, campaignId);
-      await insertCampaign(manager, campaignId, command, plan);
-      await insertBatches(manager, campaignId, batches, command.scheduledAt !== null);
-      return { balance: after, ids: await this.outbox.insertMany(manager, jobs) };
-    });
-    await this.onCommitted({ ids, jobs }).catch(() => undefined);
+    const { balance, ids } = await this.db
+      .transaction(async (manager) => {
+        const after = await this.charge(manager, command, plan, campaignId);
+        await insertCampaign(manager, campaignId, command, plan);
+        await insertBatches(manager, campaignId, batches, command.scheduledAt !== null);
+        return { balance: after, ids: await this.outbox.insertMany(manager, jobs) };
+      })
+      .catch((error: unknown) => this.committedDespite(error, command.companyId, campaignId));
+    // A campaign found committed after its connection was lost has its jobs in the outbox, unmarked: the sweeper enqueues them.
+    if (ids.length > 0) await this.onCommitted({ ids, jobs }).catch(() => undefined);
     return {
       campaignId,
       plan,
@@ -108,10 +116,22 @@ export class CampaignAcceptanceService {
     };
   }
 
+  /**
+   * The transaction failed. If its connection was lost while it ran, it may have committed: the
+   * campaign is accepted if its charge is in the ledger (as a single send is, see SmsAcceptance),
+   * refused with the error if it is not or the database does not answer in time.
+   */
+  private async committedDespite(error: unknown, companyId: string, campaignId: string): Promise<{ balance: Money; ids: string[] }> {
+    if (!isOutcomeUnknown(error)) throw error;
+    const balance = await committedCharge(this.db, { companyId, reference: campaignReference(campaignId) }, this.verification);
+    if (balance === null || balance === undefined) throw error;
+    return { balance, ids: [] };
+  }
+
   private async charge(manager: EntityManager, command: CampaignCommand, plan: CampaignPlan, campaignId: string): Promise<Money> {
     try {
       return await this.ledger.apply(
-        { companyId: command.companyId, kind: 'charge', amount: -plan.totalCost, reference: `campaign:${campaignId}`, description: 'bulk campaign' },
+        { companyId: command.companyId, kind: 'charge', amount: -plan.totalCost, reference: campaignReference(campaignId), description: 'bulk campaign' },
         manager,
       );
     } catch (error) {
@@ -120,6 +140,8 @@ export class CampaignAcceptanceService {
     }
   }
 }
+
+const campaignReference = (campaignId: string) => `campaign:${campaignId}`;
 
 async function insertCampaign(manager: EntityManager, id: string, command: CampaignCommand, plan: CampaignPlan): Promise<void> {
   await manager.query(

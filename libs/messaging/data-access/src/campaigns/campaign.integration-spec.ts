@@ -81,6 +81,41 @@ describe('campaigns (PostgreSQL)', () => {
     expect(n).toBe(0);
   });
 
+  describe('a connection lost while the transaction ran (a PostgreSQL restart)', () => {
+    const lost = () => Object.assign(new Error('Connection terminated unexpectedly'), { code: undefined });
+    /** The real DataSource, whose transaction either commits and then loses its answer, or loses it before committing. */
+    const losingAnswer = (commitFirst: boolean) =>
+      new Proxy(db, {
+        get(target, property, receiver) {
+          if (property !== 'transaction') return Reflect.get(target, property, receiver) as unknown;
+          return async (work: (manager: unknown) => Promise<unknown>) => {
+            if (commitFirst) await target.transaction(work as never);
+            throw lost();
+          };
+        },
+      });
+    const serviceOn = (source: DataSource) =>
+      new CampaignAcceptanceService(source, new LedgerRepository(db), new OutboxRepository(db), validate, { verification: { timeoutMs: 2_000, pollMs: 10 } });
+
+    it('accepts a campaign whose charge committed, its jobs left to the outbox sweeper', async () => {
+      const { company_id } = await accounts.createCompany({ name: 'Committed', balance: '1' });
+      const accepted = await serviceOn(losingAnswer(true)).accept(command(company_id), DEFAULT_PRICES);
+      expect(accepted.balance).toBe(parseMoney('1') - 300n);
+      const campaigns = await db.query(`SELECT id FROM campaigns WHERE company_id = $1`, [company_id]);
+      expect(campaigns).toEqual([{ id: accepted.campaignId }]);
+      const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM outbox WHERE enqueued_at IS NULL AND job_id = $1`, [
+        `batch-${accepted.batches[0].batchId}`,
+      ]);
+      expect(n).toBe(1);
+    });
+
+    it('refuses, with the error, a campaign that was not committed', async () => {
+      const { company_id } = await accounts.createCompany({ name: 'Lost', balance: '1' });
+      await expect(serviceOn(losingAnswer(false)).accept(command(company_id), DEFAULT_PRICES)).rejects.toThrow('Connection terminated unexpectedly');
+      expect(await new LedgerRepository(db).findBalance(company_id)).toBe(parseMoney('1'));
+    });
+  });
+
   it('refuses a campaign with no valid entry', async () => {
     const { company_id } = await accounts.createCompany({ name: 'Empty', balance: '1' });
     await expect(service.accept(command(company_id, { input: { mode: 1, recipients: ['x', 'y'], message: 'Hi' } }), DEFAULT_PRICES)).rejects.toBeInstanceOf(
