@@ -18,6 +18,7 @@ import { WebhookSecretRotation1764700002000 } from './1764700002000-webhook-secr
 import { CompanySuspension1764700001000 } from './1764700001000-company-suspension';
 
 import { LowBalanceThreshold1764700003000 } from './1764700003000-low-balance-threshold';
+import { CompanySenders1764800002000 } from './1764800002000-company-senders';
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
   AccountsAndMoney1763773200000,
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   CompanySuspension1764700001000,
   WebhookSecretRotation1764700002000,
   LowBalanceThreshold1764700003000,
+  CompanySenders1764800002000,
 ];
