@@ -63,4 +63,27 @@ describe('planCampaign', () => {
     expect(plan.batches).toEqual([]);
     expect(plan.totalCost).toBe(0n);
   });
+
+  it("lists an opted-out number as failed and does not charge it; the sender checked is the entry's own, else the campaign's (null)", () => {
+    const asked: [string, string | null][] = [];
+    const suppressed = (e164: string, sender: string | null) => {
+      asked.push([e164, sender]);
+      return e164 === '+33612345679' || (e164 === '+33612345670' && sender === 'Shop');
+    };
+    const one = planCampaign({ mode: 1, recipients: ['+33612345678', '+33612345679'], message: 'Hi' }, options({ suppressed }));
+    expect(one).toMatchObject({ accepted: 1, failedNumbers: [{ number: '+33612345679', error: 'Recipient has opted out' }], totalCost: 100n });
+    const two = planCampaign(
+      {
+        mode: 2,
+        messages: [
+          { to: '+33612345670', message: 'a', from: 'Shop' },
+          { to: '+33612345670', message: 'b' },
+        ],
+      },
+      options({ suppressed }),
+    );
+    expect(two).toMatchObject({ accepted: 1, failedNumbers: [{ number: '+33612345670', error: 'Recipient has opted out' }] });
+    expect(asked).toContainEqual(['+33612345670', 'Shop']);
+    expect(asked).toContainEqual(['+33612345670', null]);
+  });
 });

@@ -1,4 +1,5 @@
 import type { Money } from '@mp/billing-domain';
+import { RECIPIENT_OPTED_OUT } from './opt-out-keywords';
 import { INVALID_PHONE_NUMBER, type PhoneParse } from './phone-number';
 import { checkSender } from './sender-id';
 import { splitSms, SmsTextError } from './sms-text';
@@ -22,6 +23,8 @@ export interface CampaignPlanOptions {
   validate: (input: string) => PhoneParse;
   /** Price per part for a number; undefined when no price is set. */
   price: (e164: string) => Money | undefined;
+  /** Whether the number has opted out of the entry's sender (null: the campaign's own); such an entry is listed as failed, not charged. */
+  suppressed?: (e164: string, sender: string | null) => boolean;
 }
 
 export interface PlannedBatch {
@@ -107,6 +110,7 @@ function acceptEntry(
     if (!checked.ok) return { error: checked.error };
     sender = checked.sender;
   }
+  if (options.suppressed?.(phone.e164, sender)) return { error: RECIPIENT_OPTED_OUT };
   const price = options.price(phone.e164);
   if (price === undefined) return { error: `No price is set for ${phone.e164}` };
   return { e164: phone.e164, body: mode === 2 ? entry.message : null, reference: entry.reference ?? null, sender, parts, price };

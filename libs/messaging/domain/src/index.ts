@@ -6,3 +6,5 @@ export * from './sender-id';
 export * from './sms-text';
 export * from './ucs2-character';
 export * from './campaign-plan';
+export * from './opt-out-keywords';
+export * from './inbound-part';

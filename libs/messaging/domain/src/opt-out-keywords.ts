@@ -1,0 +1,58 @@
+/** What an inbound text asks for when its whole text is a keyword (CTIA, TCPA; the keywords carriers honour). */
+export type KeywordIntent = 'opt_out' | 'opt_out_all' | 'opt_in' | 'help';
+
+/** The error a send to a suppressed number is refused (or listed as failed) with. */
+export const RECIPIENT_OPTED_OUT = 'Recipient has opted out';
+
+export const OPT_OUT_KEYWORDS: readonly string[] = ['STOP', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'REVOKE', 'OPTOUT', 'ARRET', 'TD'];
+export const OPT_OUT_ALL_KEYWORDS: readonly string[] = ['STOPALL'];
+export const OPT_IN_KEYWORDS: readonly string[] = ['START', 'UNSTOP', 'YES'];
+export const HELP_KEYWORDS: readonly string[] = ['HELP', 'INFO'];
+
+/** Upper case, letters and digits only: "Stop." and " s-t-o-p! " are both STOP. */
+export function normaliseKeyword(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[^\p{L}\p{N}]/gu, '')
+    .toUpperCase();
+}
+
+/**
+ * The intent of a message whose whole text (trimmed, any case, punctuation and spaces ignored) is a
+ * keyword; null for anything else, so "stop sending me offers" is an ordinary message.
+ * `extraOptOutKeywords` is the operator's own list, added to the standard opt-out keywords.
+ */
+export function classifyKeyword(text: string, extraOptOutKeywords: readonly string[] = []): KeywordIntent | null {
+  const word = normaliseKeyword(text);
+  if (word === '') return null;
+  if (OPT_OUT_ALL_KEYWORDS.includes(word)) return 'opt_out_all';
+  if (OPT_OUT_KEYWORDS.includes(word)) return 'opt_out';
+  if (OPT_IN_KEYWORDS.includes(word)) return 'opt_in';
+  if (HELP_KEYWORDS.includes(word)) return 'help';
+  return extraOptOutKeywords.some((extra) => normaliseKeyword(extra) === word) ? 'opt_out' : null;
+}
+
+export interface ConfirmationContext {
+  /** The company's name as its customers know it. */
+  companyName: string;
+  /** Where to get help: a phone number, an address or a URL. */
+  helpContact: string;
+}
+
+/** The default replies, in the CTIA Messaging Principles' wording; a company may configure its own. */
+export const DEFAULT_CONFIRMATIONS = {
+  optOut: (c: ConfirmationContext) => `${c.companyName}: You are unsubscribed and will receive no further messages. Reply START to resubscribe.`,
+  optOutAll: (c: ConfirmationContext) =>
+    `${c.companyName}: You are unsubscribed from all messages from this sender and will receive no further messages. Reply START to resubscribe.`,
+  optIn: (c: ConfirmationContext) =>
+    `${c.companyName}: You are resubscribed and will receive messages again. Msg&data rates may apply. Reply STOP to unsubscribe.`,
+  help: (c: ConfirmationContext) => `${c.companyName}: For help contact ${c.helpContact}. Msg&data rates may apply. Reply STOP to unsubscribe.`,
+} as const;
+
+/** The default confirmation text for an intent. */
+export function defaultConfirmation(intent: KeywordIntent, context: ConfirmationContext): string {
+  if (intent === 'opt_out') return DEFAULT_CONFIRMATIONS.optOut(context);
+  if (intent === 'opt_out_all') return DEFAULT_CONFIRMATIONS.optOutAll(context);
+  if (intent === 'opt_in') return DEFAULT_CONFIRMATIONS.optIn(context);
+  return DEFAULT_CONFIRMATIONS.help(context);
+}
