@@ -19,6 +19,7 @@ const TABLE_OWNERS: Record<string, string> = {
   user_sessions: 'libs/accounts/data-access',
   invitations: 'libs/accounts/data-access',
   audit_entries: 'libs/accounts/data-access',
+  company_senders: 'libs/accounts/data-access',
   balances: 'libs/billing/data-access',
   ledger_entries: 'libs/billing/data-access',
   messages: 'libs/messaging/data-access',

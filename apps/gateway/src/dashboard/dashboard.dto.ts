@@ -145,7 +145,7 @@ export class AuditEntryDto {
   @Text({
     example: 'key.created',
     description:
-      "`key.created`, `key.revoked`, `member.invited`, `invitation.cancelled`, `member.joined`, `member.removed`, `member.created`, `balance.topped_up`, `settings.changed`, `application.created`, `template.created`, `template.text_set`, `template.text_removed`, `template.deleted`, `webhook_secret.revealed`, `webhook_secret.rotated`, `company.created`, `company.suspended`, `company.unsuspended`; the platform's own (no company): `operator.created`, `price.set`, `prices.imported`",
+      "`key.created`, `key.revoked`, `member.invited`, `invitation.cancelled`, `member.joined`, `member.removed`, `member.created`, `balance.topped_up`, `settings.changed`, `application.created`, `template.created`, `template.text_set`, `template.text_removed`, `template.deleted`, `webhook_secret.revealed`, `webhook_secret.rotated`, `company.created`, `company.suspended`, `company.unsuspended`, `sender.assigned`, `sender.unassigned`; the platform's own (no company): `operator.created`, `price.set`, `prices.imported`",
   })
   action: string;
   @ApiProperty({

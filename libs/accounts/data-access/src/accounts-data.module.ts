@@ -14,6 +14,7 @@ import { PeopleService, type PeopleRepositories } from './people/people.service'
 import { SessionRepository } from './people/session.repository';
 import { UserRepository } from './people/user.repository';
 import { WebhookSecrets } from './webhook-secrets';
+import { MessagingSettings, SenderRegistry } from './senders';
 
 const REPOSITORIES = [
   ApiKeyRepository,
@@ -80,7 +81,17 @@ function repositoryOn<T>(repository: new (db: DataSource) => T) {
       useFactory: (db: DataSource, audit: AuditLogRepository) => new WebhookSecrets(db, audit),
       inject: [DataSource, AuditLogRepository],
     },
+    {
+      provide: SenderRegistry,
+      useFactory: (db: DataSource, audit: AuditLogRepository) => new SenderRegistry(db, audit),
+      inject: [DataSource, AuditLogRepository],
+    },
+    {
+      provide: MessagingSettings,
+      useFactory: (db: DataSource, audit: AuditLogRepository) => new MessagingSettings(db, audit),
+      inject: [DataSource, AuditLogRepository],
+    },
   ],
-  exports: [...REPOSITORIES, CatalogService, PriceTable, PeopleService, WebhookSecrets],
+  exports: [...REPOSITORIES, CatalogService, PriceTable, PeopleService, WebhookSecrets, SenderRegistry, MessagingSettings],
 })
 export class AccountsDataModule {}

@@ -12,3 +12,4 @@ export * from './people';
 export * from './accounts-data.module';
 export * from './webhook-secrets';
 export * from './billing-settings';
+export * from './senders';

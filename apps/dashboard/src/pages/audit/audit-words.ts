@@ -26,6 +26,8 @@ export const AUDIT_ACTION_WORDS = {
   'operator.created': 'Operator created',
   'price.set': 'Price set',
   'prices.imported': 'Prices imported',
+  'sender.assigned': 'Number or sender id assigned',
+  'sender.unassigned': 'Number or sender id unassigned',
 } as const;
 
 export type AuditActionName = keyof typeof AUDIT_ACTION_WORDS;
@@ -101,6 +103,8 @@ const SUMMARIES: Record<AuditActionName, (details: Record<string, unknown>, curr
   'operator.created': (d) => `Operator ${text(d['email'])} created`,
   'price.set': priceWords,
   'prices.imported': (d) => `${text(d['count'])} ${d['count'] === 1 ? 'price' : 'prices'} imported from a CSV`,
+  'sender.assigned': (d) => `${text(d['value'])} assigned`,
+  'sender.unassigned': (d) => `${text(d['value'])} unassigned`,
 };
 
 /** One line of what changed, amounts in `currency` if given; an action the console does not know yet shows its details as they are. */

@@ -26,7 +26,9 @@ export type AuditAction =
   | 'webhook_secret.revealed'
   | 'webhook_secret.rotated'
   | 'price.set'
-  | 'prices.imported';
+  | 'prices.imported'
+  | 'sender.assigned'
+  | 'sender.unassigned';
 
 /** Every action the log records, for a reader that filters by one. */
 export const AUDIT_ACTIONS: readonly AuditAction[] = [
@@ -52,6 +54,8 @@ export const AUDIT_ACTIONS: readonly AuditAction[] = [
   'webhook_secret.rotated',
   'price.set',
   'prices.imported',
+  'sender.assigned',
+  'sender.unassigned',
 ];
 
 export function isAuditAction(text: string): text is AuditAction {

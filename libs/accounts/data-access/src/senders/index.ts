@@ -1,0 +1,2 @@
+export * from './sender-registry';
+export * from './messaging-settings';

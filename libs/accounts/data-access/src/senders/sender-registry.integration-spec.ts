@@ -1,0 +1,98 @@
+import { openTestDataSource } from '@mp/testing';
+import type { DataSource } from 'typeorm';
+import {
+  ACCOUNTS_ENTITIES,
+  accountsRepositories,
+  AccountsService,
+  AuditLogRepository,
+  InvalidArgumentError,
+  MessagingSettings,
+  NotFoundError,
+  parseNumber,
+  parseSenderId,
+  SenderRegistry,
+} from '../index';
+
+const PEPPER = 'integration-pepper-'.padEnd(40, 'x');
+const unique = () => `${Date.now() % 1_000_000}${Math.floor(Math.random() * 1000)}`.padStart(9, '0');
+
+describe('company senders and the status callback (PostgreSQL)', () => {
+  let db: DataSource;
+  let accounts: AccountsService;
+  let registry: SenderRegistry;
+  let settings: MessagingSettings;
+
+  const newCompany = async () => (await accounts.createCompany({ name: 'Senders', balance: '0' })).company_id;
+  const auditOf = async (companyId: string, action: string) =>
+    (await db.query(`SELECT details FROM audit_entries WHERE company_id = $1 AND action = $2 ORDER BY id`, [companyId, action])) as {
+      details: Record<string, unknown>;
+    }[];
+
+  beforeAll(async () => {
+    db = await openTestDataSource('sender-registry-test', ACCOUNTS_ENTITIES);
+    accounts = new AccountsService(db, accountsRepositories(db), PEPPER);
+    registry = new SenderRegistry(db, new AuditLogRepository(db));
+    settings = new MessagingSettings(db, new AuditLogRepository(db));
+  });
+  afterAll(() => db.destroy());
+
+  it('assigns a number to one company, audited, and answers its owner however the number is written', async () => {
+    const company = await newCompany();
+    const number = `+44740${unique()}`;
+    const assigned = await registry.assign(company, parseNumber(number), 'long_code');
+    expect(assigned).toMatchObject({ value: number, kind: 'long_code', companyId: company });
+    expect(await registry.ownerOf(number)).toBe(company);
+    expect(await registry.ownerOf(number.slice(1))).toBe(company);
+    expect((await registry.ownership()).get(number)).toBe(company);
+    expect(await auditOf(company, 'sender.assigned')).toEqual([{ details: { value: number, kind: 'long_code' } }]);
+  });
+
+  it('refuses a value assigned to another company, without case for sender ids, and keeps a repeat to the same company a no-op', async () => {
+    const [first, second] = [await newCompany(), await newCompany()];
+    const sender = `Ac${unique().slice(0, 8)}`;
+    await registry.assign(first, parseSenderId(sender), 'alphanumeric');
+    await expect(registry.assign(second, sender.toUpperCase(), 'alphanumeric')).rejects.toThrow(InvalidArgumentError);
+    await expect(registry.assign(first, sender, 'alphanumeric')).resolves.toMatchObject({ companyId: first });
+    expect(await registry.ownerOf(sender.toLowerCase())).toBe(first);
+    expect(await auditOf(first, 'sender.assigned')).toHaveLength(1);
+    expect(await registry.list(second)).toEqual([]);
+  });
+
+  it('unassigns only from the company that has the value, audited, leaving it free', async () => {
+    const [owner, other] = [await newCompany(), await newCompany()];
+    const number = `+44741${unique()}`;
+    await registry.assign(owner, number, 'short_code');
+    expect(await registry.unassign(other, number)).toBe(false);
+    expect(await registry.unassign(owner, number)).toBe(true);
+    expect(await registry.ownerOf(number)).toBeNull();
+    expect(await auditOf(owner, 'sender.unassigned')).toEqual([{ details: { value: number, kind: 'short_code' } }]);
+    await expect(registry.assign(other, number, 'long_code')).resolves.toMatchObject({ companyId: other });
+  });
+
+  it('lists a company’s values and refuses an unknown company or a malformed value', async () => {
+    const company = await newCompany();
+    const number = `+44742${unique()}`;
+    await registry.assign(company, number, 'long_code');
+    expect((await registry.list(company)).map((sender) => sender.value)).toContain(number);
+    await expect(registry.assign('00000000-0000-4000-8000-000000000000', `+44743${unique()}`, 'long_code')).rejects.toThrow(NotFoundError);
+    expect(() => parseNumber('447400900123')).toThrow(InvalidArgumentError);
+    expect(() => parseSenderId('12345')).toThrow(InvalidArgumentError);
+    await expect(
+      db.query(`INSERT INTO company_senders (value, kind, company_id) VALUES ($1, 'toll_free', $2)`, [`+44744${unique()}`, company]),
+    ).rejects.toThrow(/check constraint/);
+  });
+
+  it('sets and clears the status callback address, audited', async () => {
+    const company = await newCompany();
+    expect(await settings.get(company)).toEqual({ statusCallbackUrl: null });
+    await settings.setStatusCallbackUrl(company, 'https://hooks.example.com/status');
+    expect(await settings.get(company)).toEqual({ statusCallbackUrl: 'https://hooks.example.com/status' });
+    await settings.setStatusCallbackUrl(company, null);
+    expect(await settings.get(company)).toEqual({ statusCallbackUrl: null });
+    expect((await auditOf(company, 'settings.changed')).map((entry) => entry.details)).toEqual([
+      { messaging: { status_callback_url: 'https://hooks.example.com/status' } },
+      { messaging: { status_callback_url: null } },
+    ]);
+    await expect(settings.setStatusCallbackUrl('00000000-0000-4000-8000-000000000000', null)).rejects.toThrow(NotFoundError);
+  });
+});
