@@ -1,4 +1,12 @@
-import { SmppConnection, type ReceiptListener, type SmppBindState, type SmppConnectionOptions, type SmppLogger } from './smpp-connection';
+import type { MobileOriginatedPdu } from './mobile-originated';
+import {
+  SmppConnection,
+  type MobileOriginatedListener,
+  type ReceiptListener,
+  type SmppBindState,
+  type SmppConnectionOptions,
+  type SmppLogger,
+} from './smpp-connection';
 import type { DeliveryReceipt } from './delivery-receipt';
 import type { OutgoingPart, SubmitOutcome } from './submit-sm';
 
@@ -89,6 +97,12 @@ export class CarrierRoutes {
   /** Every receipt, with the name of the SMSC it came from (`default` for the default one). */
   onReceipt(listener: (receipt: DeliveryReceipt, smsc: string) => ReturnType<ReceiptListener>): void {
     for (const [smsc, group] of this.groupsByName()) for (const connection of group.connections) connection.onReceipt((receipt) => listener(receipt, smsc));
+  }
+
+  /** Every mobile-originated part, with the name of the SMSC it came from. */
+  onMobileOriginated(listener: (message: MobileOriginatedPdu, smsc: string) => ReturnType<MobileOriginatedListener>): void {
+    for (const [smsc, group] of this.groupsByName())
+      for (const connection of group.connections) connection.onMobileOriginated((message) => listener(message, smsc));
   }
 
   /**

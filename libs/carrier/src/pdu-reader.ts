@@ -1,5 +1,6 @@
 import { PDU, type Session } from 'smpp';
 import { decodePdu } from './incoming-pdus';
+import { rememberOctets } from './mobile-originated';
 
 /** What the smpp package's Session (0.5.1, pinned) keeps for its reading loop, which this replaces. */
 interface SessionInternals {
@@ -51,6 +52,7 @@ export function readPdusByChunk(session: Session): void {
         const bytes = nextPdu();
         if (!bytes) break;
         pdu = decodePdu(bytes);
+        if (pdu.command === 'deliver_sm') rememberOctets(pdu, bytes);
       } catch (error) {
         // As the package does: the session reads no more, and its owner hears why.
         session.emit('error', error);

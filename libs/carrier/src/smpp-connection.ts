@@ -5,6 +5,7 @@ import { CommandStatus, describeStatus } from './command-status';
 import { receiptOf } from './deliver-sm';
 import type { DeliveryReceipt } from './delivery-receipt';
 import { useTableGsmDecoding } from './gsm-text-decoding';
+import { mobileOriginatedOf, type MobileOriginatedPdu } from './mobile-originated';
 import { deliverSmRespPdu, submitSmPdu } from './outgoing-pdus';
 import { readPdusByChunk } from './pdu-reader';
 import { type OutgoingPart, type SubmitOutcome, submitSmParameters } from './submit-sm';
@@ -51,6 +52,9 @@ export interface SmppLogger {
 /** May return a promise: the receipt is acknowledged (deliver_sm_resp) when it settles, refused when it rejects. */
 export type ReceiptListener = (receipt: DeliveryReceipt) => unknown;
 
+/** Like ReceiptListener, for a deliver_sm that is not a receipt: acknowledged once it settles, refused if it rejects. */
+export type MobileOriginatedListener = (message: MobileOriginatedPdu) => unknown;
+
 export type SmppBindState = 'idle' | 'connecting' | 'bound' | 'closing' | 'closed';
 type State = SmppBindState;
 
@@ -70,6 +74,7 @@ export class SmppConnection {
   private session: Session | null = null;
   private readonly window: SubmitWindow;
   private readonly listeners: ReceiptListener[] = [];
+  private readonly moListeners: MobileOriginatedListener[] = [];
   private connected?: Promise<void>;
   private settleConnect?: (error?: Error) => void;
   private attempt = 0;
@@ -148,6 +153,15 @@ export class SmppConnection {
    */
   onReceipt(listener: ReceiptListener): void {
     this.listeners.push(listener);
+  }
+
+  /**
+   * Passes on every mobile-originated deliver_sm (one part of a message a handset sent). It is
+   * acknowledged once the listeners settle, with ESME_RX_T_APPN when one rejects (the SMSC sends
+   * it again). Without a listener it is acknowledged and dropped, as before.
+   */
+  onMobileOriginated(listener: MobileOriginatedListener): void {
+    this.moListeners.push(listener);
   }
 
   /** Sends no more; waits (up to responseTimeoutMs) for outstanding responses; unbinds; disconnects. */
@@ -253,6 +267,7 @@ export class SmppConnection {
 
   private onDeliverSm(session: Session, pdu: PDU): void {
     const receipt = receiptOf(pdu);
+    if (receipt === undefined && this.moListeners.length > 0) return this.onMobileOriginatedPdu(session, pdu);
     if (!receipt) {
       this.logger[receipt === null ? 'warn' : 'info']({
         event: receipt === null ? 'smpp_receipt_unreadable' : 'smpp_deliver_sm_ignored',
@@ -266,6 +281,21 @@ export class SmppConnection {
     void Promise.allSettled(handled).then((results) => {
       const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
       if (failure) this.logger.error({ event: 'smpp_receipt_listener_failed', carrierMessageId: receipt.carrierMessageId, error: String(failure.reason) });
+      session.send(deliverSmRespPdu(pdu.sequence_number, failure ? CommandStatus.ESME_RX_T_APPN : 0));
+    });
+  }
+
+  private onMobileOriginatedPdu(session: Session, pdu: PDU): void {
+    const message = mobileOriginatedOf(pdu);
+    if (!message) {
+      this.logger.warn({ event: 'smpp_mo_unreadable', source: pdu['source_addr'] });
+      session.send(deliverSmRespPdu(pdu.sequence_number, 0));
+      return;
+    }
+    const handled = this.moListeners.map(async (listener) => listener(message));
+    void Promise.allSettled(handled).then((results) => {
+      const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+      if (failure) this.logger.error({ event: 'smpp_mo_listener_failed', source: message.source, error: String(failure.reason) });
       session.send(deliverSmRespPdu(pdu.sequence_number, failure ? CommandStatus.ESME_RX_T_APPN : 0));
     });
   }

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toE164 } from './addresses';
+import type { Concatenation, MobileOriginated } from './mobile-originated';
 import type { SimulatorState } from './state';
 
 /** What the API can do to the simulator besides reading it. */
@@ -8,7 +9,20 @@ export interface SimulatorControls {
   clearMessages(): void;
   /** Drops every SMPP connection and refuses binds for refuseMs; returns how many were dropped. */
   dropBinds(refuseMs: number): number;
+  /** The handset sends a message to the platform (POST /mo). */
+  sendMobileOriginated(mo: MobileOriginated): MobileOriginatedAnswer;
 }
+
+/** What POST /mo answers: the parts sent (or waiting for a receiving bind) and their ids. */
+export interface MobileOriginatedAnswer {
+  parts: number;
+  message_ids: string[];
+  /** False when no receiving bind was there: the parts go when one binds. */
+  sent: boolean;
+}
+
+/** The longest text POST /mo takes (as the platform's own API). */
+const MAX_MO_CHARACTERS = 1600;
 
 /** The longest outage POST /binds/drop starts: ten minutes. */
 const MAX_REFUSE_MS = 600_000;
@@ -19,6 +33,7 @@ const MAX_REFUSE_MS = 600_000;
  *   DELETE /messages             forgets them (and incomplete multipart messages)
  *   GET    /stats                counters
  *   POST   /binds/drop[?refuse_ms=N]  an outage: drops every bind, refuses binds for N ms
+ *   POST   /mo                  the handset sends { from, to, text, concat? } to the platform
  *   GET    /health, /health/live, /health/ready
  */
 export function createHttpApi(state: SimulatorState, controls: SimulatorControls): Server {
@@ -39,6 +54,7 @@ function route(request: IncomingMessage, response: ServerResponse, state: Simula
     return method === 'GET' || method === 'HEAD' ? send(response, 200, { status: 'ok' }) : notAllowed(response, 'GET');
   }
   if (path === '/stats') return method === 'GET' ? send(response, 200, state.stats) : notAllowed(response, 'GET');
+  if (path === '/mo') return method === 'POST' ? void mobileOriginated(request, response, controls) : notAllowed(response, 'POST');
   if (path === '/binds/drop') return method === 'POST' ? dropBinds(url, response, controls) : notAllowed(response, 'POST');
   if (path !== '/messages') return send(response, 404, { error: `no route ${method} ${url.pathname}` });
   if (method === 'DELETE') {
@@ -62,6 +78,37 @@ function dropBinds(url: URL, response: ServerResponse, controls: SimulatorContro
     return send(response, 400, { error: `refuse_ms must be a whole number of milliseconds from 0 to ${MAX_REFUSE_MS}` });
   }
   send(response, 200, { dropped: controls.dropBinds(refuseMs), refuse_ms: refuseMs });
+}
+
+async function mobileOriginated(request: IncomingMessage, response: ServerResponse, controls: SimulatorControls): Promise<void> {
+  let body: unknown;
+  try {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return send(response, 400, { error: 'the body must be JSON: { "from": "+447700900123", "to": "+447400900123", "text": "STOP" }' });
+  }
+  const mo = parseMobileOriginated(body);
+  if (typeof mo === 'string') return send(response, 400, { error: mo });
+  try {
+    send(response, 200, controls.sendMobileOriginated(mo));
+  } catch (error) {
+    send(response, 400, { error: String(error instanceof Error ? error.message : error) });
+  }
+}
+
+/** The message, or what is wrong with the body. */
+function parseMobileOriginated(body: unknown): MobileOriginated | string {
+  if (typeof body !== 'object' || body === null) return 'the body must be a JSON object';
+  const { from, to, text, concat = 'udh' } = body as Record<string, unknown>;
+  const handset = typeof from === 'string' ? toE164(from) : null;
+  if (!handset) return 'from must be a phone number in E.164 format, e.g. +447700900123';
+  if (typeof to !== 'string' || !/^\+?[0-9]{3,15}$/.test(to.trim())) return 'to must be a number or short code, e.g. +447400900123';
+  if (typeof text !== 'string' || text.length === 0 || [...text].length > MAX_MO_CHARACTERS) return `text must be 1 to ${MAX_MO_CHARACTERS} characters`;
+  if (concat !== 'udh' && concat !== 'sar') return 'concat must be "udh" or "sar"';
+  const destination = to.trim();
+  return { from: handset, to: destination.startsWith('+') || destination.length <= 6 ? destination : `+${destination}`, text, concat: concat as Concatenation };
 }
 
 function notAllowed(response: ServerResponse, allow: string): void {

@@ -1,9 +1,10 @@
 import pino, { type Logger } from 'pino';
-import { createHttpApi, listenHttp } from './http-api';
+import { createHttpApi, listenHttp, type MobileOriginatedAnswer } from './http-api';
+import { mobileOriginatedBodies, type MobileOriginated } from './mobile-originated';
 import type { InboxMessage } from './reassembly';
 import { SmppServer } from './smpp-server';
 import { SimulatorState, type SimulatorStats } from './state';
-import { SubmitHandler } from './submit-handler';
+import { messageIdGenerator, SubmitHandler } from './submit-handler';
 
 export interface SmscSimulatorOptions {
   /** Address both servers bind to. */
@@ -56,6 +57,8 @@ export interface RunningSmscSimulator {
   messages(to?: string): InboxMessage[];
   /** An outage: drops every SMPP connection and refuses binds for refuseMs (POST /binds/drop). */
   dropBinds(refuseMs: number): number;
+  /** The handset sends a message to the platform (POST /mo). */
+  sendMobileOriginated(mo: MobileOriginated): MobileOriginatedAnswer;
   /** Closes both servers and drops every SMPP connection; pending responses and receipts are lost. */
   stop(): Promise<void>;
 }
@@ -67,7 +70,16 @@ export async function startSmscSimulator(overrides: Partial<SmscSimulatorOptions
   const state = new SimulatorState();
   const submits = new SubmitHandler(state, options, logger);
   const smpp = new SmppServer(options, state, submits, logger);
-  const http = createHttpApi(state, { clearMessages: () => submits.clear(), dropBinds: (refuseMs) => smpp.dropBinds(refuseMs) });
+  const moIds = messageIdGenerator();
+  let moReference = Math.floor(options.random() * 0x10000);
+  const sendMobileOriginated = (mo: MobileOriginated): MobileOriginatedAnswer => {
+    moReference = (moReference + 1) & 0xffff;
+    const parts = mobileOriginatedBodies(mo, moReference, moIds);
+    const sent = parts.map((part) => smpp.sendMobileOriginated(part.body)).every(Boolean);
+    logger.info({ event: 'mo_sent', from: mo.from, to: mo.to, parts: parts.length, sent });
+    return { parts: parts.length, message_ids: parts.map((part) => part.messageId), sent };
+  };
+  const http = createHttpApi(state, { clearMessages: () => submits.clear(), dropBinds: (refuseMs) => smpp.dropBinds(refuseMs), sendMobileOriginated });
   const smppPort = await smpp.listen(options.smppPort, host);
   let httpPort: number;
   try {
@@ -83,6 +95,7 @@ export async function startSmscSimulator(overrides: Partial<SmscSimulatorOptions
     stats: () => ({ ...state.stats }),
     messages: (to) => state.messages(to),
     dropBinds: (refuseMs) => smpp.dropBinds(refuseMs),
+    sendMobileOriginated,
     stop: async () => {
       http.closeAllConnections();
       await Promise.all([smpp.close(), new Promise<void>((resolve) => http.close(() => resolve()))]);

@@ -48,6 +48,8 @@ interface Session {
   readonly limiter: SlidingWindowLimiter;
   /** Receipts sent and not yet acknowledged, by deliver_sm sequence number, oldest first. */
   readonly unacknowledged: Map<number, { receipt: PendingReceipt; sentAt: number }>;
+  /** Mobile-originated deliver_sm bodies sent and not yet acknowledged, by sequence number, oldest first. */
+  readonly unacknowledgedMo: Map<number, { body: Buffer; sentAt: number }>;
   /** PDUs written during this tick, sent together at its end. */
   readonly outgoing: Buffer[];
 }
@@ -63,6 +65,8 @@ export class SmppServer {
   private readonly delayed = new Map<number, DelayQueue>();
   private readonly ackCheck: NodeJS.Timeout;
   private readonly queuedReceipts = new Map<string, PendingReceipt[]>();
+  /** Mobile-originated parts waiting for a receiving bind (of any system_id). */
+  private queuedMo: Buffer[] = [];
   private nextSessionId = 1;
   /** Until when (epoch ms) binds are refused: an outage begun by dropBinds. */
   private refuseBindsUntil = 0;
@@ -120,6 +124,7 @@ export class SmppServer {
       outstanding: 0,
       limiter: new SlidingWindowLimiter(this.options.maxRatePerSecond),
       unacknowledged: new Map(),
+      unacknowledgedMo: new Map(),
       outgoing: [],
     };
     this.sessions.add(session);
@@ -192,7 +197,11 @@ export class SmppServer {
     this.state.stats.binds += 1;
     respond(0, Buffer.from('smsc-simulator\0', 'latin1'));
     this.logger.info({ event: 'bound', session: session.id, systemId: request.systemId, mode: session.mode });
-    if (canReceive(session)) this.flushReceipts(request.systemId);
+    if (canReceive(session)) {
+      this.flushReceipts(request.systemId);
+      const waiting = this.queuedMo.splice(0);
+      for (const body of waiting) this.sendMobileOriginated(body);
+    }
   }
 
   private submit(session: Session, pdu: Pdu, respond: (status: number, body?: Buffer) => void): void {
@@ -255,8 +264,31 @@ export class SmppServer {
     if (this.logger.isLevelEnabled('debug')) this.logger.debug({ event: 'receipt', session: target.id, messageId: receipt.messageId, stat: receipt.stat });
   }
 
+  /**
+   * Sends a message the handset wrote (deliver_sm, not a receipt) to a receiving bind, or keeps it
+   * until one binds; true when it was written at once. Resent like a receipt until acknowledged OK.
+   */
+  sendMobileOriginated(body: Buffer): boolean {
+    const target = [...this.sessions].find((session) => canReceive(session) && session.socket.writable);
+    if (!target) {
+      this.queuedMo.push(body);
+      return false;
+    }
+    target.sequence = target.sequence >= 0x7fffffff ? 1 : target.sequence + 1;
+    target.unacknowledgedMo.set(target.sequence, { body, sentAt: Date.now() });
+    this.write(target, encodePdu(CommandId.deliver_sm, 0, target.sequence, body));
+    this.state.stats.mo_parts_sent += 1;
+    return true;
+  }
+
   /** deliver_sm_resp: OK ends the receipt; an error status means the ESME could not take it, so it comes again. */
   private acknowledge(session: Session, pdu: Pdu): void {
+    const mo = session.unacknowledgedMo.get(pdu.sequence);
+    if (mo) {
+      session.unacknowledgedMo.delete(pdu.sequence);
+      if (pdu.status !== 0) this.after(RECEIPT_RETRY_MS, () => this.sendMobileOriginated(mo.body));
+      return;
+    }
     const pending = session.unacknowledged.get(pdu.sequence);
     if (!pending) return;
     session.unacknowledged.delete(pdu.sequence);
@@ -272,6 +304,11 @@ export class SmppServer {
         session.unacknowledged.delete(sequence);
         this.sendReceipt(pending.receipt);
       }
+      for (const [sequence, pending] of session.unacknowledgedMo) {
+        if (pending.sentAt > overdue) break;
+        session.unacknowledgedMo.delete(sequence);
+        this.sendMobileOriginated(pending.body);
+      }
     }
   }
 
@@ -280,6 +317,9 @@ export class SmppServer {
     const pending = [...session.unacknowledged.values()];
     session.unacknowledged.clear();
     for (const { receipt } of pending) this.sendReceipt(receipt);
+    const mo = [...session.unacknowledgedMo.values()];
+    session.unacknowledgedMo.clear();
+    for (const { body } of mo) this.sendMobileOriginated(body);
   }
 
   private flushReceipts(systemId: string): void {

@@ -226,6 +226,7 @@ describe('SMSC simulator', () => {
       throttled: 0,
       rejected: 0,
       receipts_sent: 0,
+      mo_parts_sent: 0,
       binds: 1,
       binds_refused: 0,
       max_outstanding: 1,

@@ -14,6 +14,8 @@ export interface SimulatorStats {
   rejected: number;
   /** deliver_sm receipts written to a bind. */
   receipts_sent: number;
+  /** Mobile-originated deliver_sm parts written to a bind (POST /mo), resends included. */
+  mo_parts_sent: number;
   /** Successful binds. */
   binds: number;
   /** Binds answered ESME_RBINDFAIL during an outage (POST /binds/drop). */
@@ -31,6 +33,7 @@ export class SimulatorState {
     throttled: 0,
     rejected: 0,
     receipts_sent: 0,
+    mo_parts_sent: 0,
     binds: 0,
     binds_refused: 0,
     max_outstanding: 0,
