@@ -12,3 +12,4 @@ export * from './message-refund';
 export * from './campaigns';
 export * from './console';
 export * from './messaging-data.module';
+export * from './opt-outs';

@@ -20,6 +20,7 @@ import { MessageRefundService } from './message-refund';
 import { MessageViews } from './message-view';
 import { MessageWebhookEvents } from './message-webhook-events';
 import { MessageRepository } from './message.repository';
+import { OptOutStore, SuppressionCheck } from './opt-outs';
 import { SmsAcceptanceService } from './sms-acceptance';
 
 /**
@@ -44,13 +45,15 @@ const PROVIDED = [
   CampaignCompletion,
   MessageWebhookEvents,
   CampaignWebhookEvents,
+  OptOutStore,
+  SuppressionCheck,
 ];
 
 /**
  * Messages and campaigns: accepting and charging sends, dispatch states, receipts, cancellations,
  * refunds, views and webhook events. This lib is the only one that writes the `messages`,
- * `message_parts`, `carrier_receipts`, `sweep_cursors`, `campaigns` and `campaign_batches`
- * tables. Needs DatabaseModule and QueueModule (the outbox and its relay).
+ * `message_parts`, `carrier_receipts`, `sweep_cursors`, `campaigns`, `campaign_batches` and
+ * `opt_outs` tables. Needs DatabaseModule and QueueModule (the outbox and its relay).
  */
 @Module({
   imports: [BillingDataModule],
@@ -63,6 +66,8 @@ const PROVIDED = [
     providedWithDataSource(CampaignCompletion),
     providedWithDataSource(MessageWebhookEvents),
     providedWithDataSource(CampaignWebhookEvents),
+    providedWithDataSource(OptOutStore),
+    { provide: SuppressionCheck, useFactory: (store: OptOutStore) => new SuppressionCheck(store), inject: [OptOutStore] },
     {
       provide: DispatchStore,
       useFactory: (db: DataSource, outbox: OutboxRepository) => new DispatchStore(db, outbox),
@@ -81,12 +86,15 @@ const PROVIDED = [
     },
     {
       provide: CampaignAcceptanceService,
-      useFactory: (db: DataSource, ledger: LedgerRepository, outbox: OutboxRepository, relay: OutboxRelay) => {
+      useFactory: (db: DataSource, ledger: LedgerRepository, outbox: OutboxRepository, relay: OutboxRelay, optOuts: OptOutStore) => {
         // The numbering plan's patterns compiled once per country (docs/decisions/0004-compiled-numbering-plans.md).
         const numbers = createBulkPhoneValidator();
-        return new CampaignAcceptanceService(db, ledger, outbox, (input) => numbers.validate(input), { onCommitted: relayed(relay) });
+        return new CampaignAcceptanceService(db, ledger, outbox, (input) => numbers.validate(input), {
+          onCommitted: relayed(relay),
+          suppression: (companyId) => optOuts.suppressionOf(companyId),
+        });
       },
-      inject: [DataSource, LedgerRepository, OutboxRepository, OutboxRelay],
+      inject: [DataSource, LedgerRepository, OutboxRepository, OutboxRelay, OptOutStore],
     },
     ...[MessageCancellationService, CampaignCancellationService, MessageRefundService].map((service) => ({
       provide: service,

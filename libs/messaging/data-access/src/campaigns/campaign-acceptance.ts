@@ -63,6 +63,8 @@ export interface CampaignAcceptanceOptions {
   onCommitted?: (outbox: { ids: string[]; jobs: OutboxJob[] }) => Promise<unknown>;
   /** How long to ask whether a campaign whose connection was lost mid-commit was charged. */
   verification?: VerificationOptions;
+  /** The company's suppression list as a test (OptOutStore.suppressionOf): its numbers are listed as failed, not charged. */
+  suppression?: (companyId: string) => Promise<(phone: string, sender: string) => boolean>;
 }
 
 /**
@@ -73,6 +75,7 @@ export interface CampaignAcceptanceOptions {
 export class CampaignAcceptanceService {
   private readonly onCommitted: NonNullable<CampaignAcceptanceOptions['onCommitted']>;
   private readonly verification: VerificationOptions;
+  private readonly suppression: CampaignAcceptanceOptions['suppression'];
 
   constructor(
     private readonly db: DataSource,
@@ -83,16 +86,19 @@ export class CampaignAcceptanceService {
   ) {
     this.onCommitted = options.onCommitted ?? (async () => undefined);
     this.verification = options.verification ?? COMMIT_VERIFICATION;
+    this.suppression = options.suppression;
   }
 
   async accept(command: CampaignCommand, prices: readonly PriceRule[], now: Date = new Date()): Promise<AcceptedCampaign> {
     const lookup = priceIndex(prices, 'auto');
+    const optedOut = await this.suppression?.(command.companyId);
     const plan = planCampaign(command.input, {
       batchSize: command.batchSize,
       delayBetweenBatchesS: command.delayBetweenBatchesS,
       startAt: command.scheduledAt ?? now,
       validate: this.validate,
       price: (e164) => lookup(e164)?.price,
+      suppressed: optedOut && ((e164, sender) => optedOut(e164, sender ?? command.sender)),
     });
     if (plan.accepted === 0) throw new CampaignEmptyError(plan.failedNumbers);
     const campaignId = randomUUID();

@@ -1,0 +1,2 @@
+export * from './opt-out-store';
+export * from './suppression-check';
