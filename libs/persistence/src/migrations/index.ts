@@ -19,6 +19,7 @@ import { CompanySuspension1764700001000 } from './1764700001000-company-suspensi
 
 import { LowBalanceThreshold1764700003000 } from './1764700003000-low-balance-threshold';
 import { CompanySenders1764800002000 } from './1764800002000-company-senders';
+import { InboundMessages1764800003000 } from './1764800003000-inbound-messages';
 import { OptOuts1764800004000 } from './1764800004000-opt-outs';
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -42,5 +43,6 @@ export const MIGRATIONS = [
   WebhookSecretRotation1764700002000,
   LowBalanceThreshold1764700003000,
   CompanySenders1764800002000,
+  InboundMessages1764800003000,
   OptOuts1764800004000,
 ];
