@@ -13,3 +13,4 @@ export * from './accounts-data.module';
 export * from './webhook-secrets';
 export * from './billing-settings';
 export * from './senders';
+export * from './otp-opt-out-setting';

@@ -1,4 +1,4 @@
-import { accountsRepositories, AccountsService, ACCOUNTS_ENTITIES } from '@mp/accounts';
+import { accountsRepositories, AccountsService, ACCOUNTS_ENTITIES, AuditLogRepository, OtpOptOutSetting } from '@mp/accounts';
 import { InvalidCursorError } from '@mp/persistence';
 import { openTestDataSource } from '@mp/testing';
 import type { DataSource } from 'typeorm';
@@ -96,7 +96,7 @@ describe('OptOutStore (PostgreSQL)', () => {
 
   it("stores the company's OTP exemption, false by default", async () => {
     expect(await store.otpIgnoresOptOuts(acme)).toBe(false);
-    expect(await store.setOtpIgnoresOptOuts(acme, true)).toBe(true);
+    expect(await new OtpOptOutSetting(db, new AuditLogRepository(db)).set(acme, true)).toBe(true);
     expect(await store.otpIgnoresOptOuts(acme)).toBe(true);
     expect(await store.otpIgnoresOptOuts(other)).toBe(false);
   });

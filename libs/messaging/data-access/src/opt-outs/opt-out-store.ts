@@ -141,15 +141,10 @@ export class OptOutStore {
     return (phone, sender) => (numbers.get(phone) ?? []).some((n) => n === null || n === sender);
   }
 
-  /** Whether the company sends OTPs to numbers on its list (its compliance choice; false by default). */
+  /** Whether the company sends OTPs to numbers on its list (its compliance choice; false by default; set by @mp/accounts' OtpOptOutSetting). */
   async otpIgnoresOptOuts(companyId: string): Promise<boolean> {
     const rows: { otp_ignores_opt_outs: boolean }[] = await this.db.query(`SELECT otp_ignores_opt_outs FROM companies WHERE id = $1`, [companyId]);
     return rows[0]?.otp_ignores_opt_outs ?? false;
-  }
-
-  async setOtpIgnoresOptOuts(companyId: string, value: boolean): Promise<boolean> {
-    const [, updated]: [unknown, number] = await this.db.query(`UPDATE companies SET otp_ignores_opt_outs = $2 WHERE id = $1`, [companyId, value]);
-    return updated > 0;
   }
 }
 
