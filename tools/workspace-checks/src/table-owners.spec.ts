@@ -28,6 +28,7 @@ const TABLE_OWNERS: Record<string, string> = {
   sweep_cursors: 'libs/messaging/data-access',
   campaigns: 'libs/messaging/data-access',
   campaign_batches: 'libs/messaging/data-access',
+  opt_outs: 'libs/messaging/data-access',
   otps: 'libs/otp/data-access',
   otp_events: 'libs/otp/data-access',
   otp_attempts: 'libs/otp/data-access',
