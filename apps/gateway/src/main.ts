@@ -23,7 +23,8 @@ async function main(): Promise<void> {
     logger,
     versionAlias: true,
     // Enough for 1,000,000 recipients in mode 1 (decisions.md); 1 MiB everywhere else.
-    largeBodyRoutes: { '/sms/send-bulk': 64 * 1024 * 1024 },
+    // 10,000 opt-outs with their source and time fit in 4 MiB.
+    largeBodyRoutes: { '/sms/send-bulk': 64 * 1024 * 1024, '/sms/opt-outs': 4 * 1024 * 1024 },
   });
   completeIdempotentRequests(app.getHttpAdapter().getInstance(), app.get(IdempotencyStore));
   // The dashboard's session cookie; parsed only by the dashboard API's guard (hook: false), never on the public API's requests.
