@@ -18,6 +18,7 @@ import {
 } from './fuzz-routes';
 import { verificationAndBillingReadRoutes } from './fuzz-console-reads';
 import { applicationPostRoutes, applicationReadRoutes } from './fuzz-applications';
+import { optOutImportShape } from './fuzz-opt-outs';
 import { anyText, jsonBody, NASTY_TEXTS, type BodyShape } from './fuzz-values';
 import { webhookPostRoutes, webhookReadRoutes } from './fuzz-webhooks';
 
@@ -126,6 +127,7 @@ function postRoutes(company: FuzzCompany, ids: KnownIds): PostRoute[] {
     { path: '/v1/sms/send', shape: smsSendShape() },
     { path: '/sms/estimate', shape: smsSendShape() },
     { path: '/sms/send-bulk', shape: bulkShape() },
+    { path: '/sms/opt-outs', shape: optOutImportShape() },
     { path: '/otp/send', shape: otpSendShape(ids) },
     { path: '/otp/verify', shape: otpTargetShape(ids, true) },
     { path: '/otp/resend', shape: otpTargetShape(ids, false) },
