@@ -100,6 +100,12 @@ export interface CampaignEventJob {
   data: { campaignId: string; type: 'campaign.completed'; occurredAt: string };
 }
 
+/** A message a handset sent to a company's number was stored: its inbound webhook is told (message.received). */
+export interface InboundReceivedJob {
+  name: 'inbound.received';
+  data: { inboundMessageId: string; occurredAt: string };
+}
+
 /** Refund the parts of a settled message that never reached a carrier; idempotent per message. */
 export interface RefundMessageJob {
   name: 'billing.refund';
@@ -115,7 +121,7 @@ export interface QueueJobs {
   [QueueName.CampaignDispatch]: QueueProbeJob | CampaignBatchJob;
   [QueueName.OtpDispatch]: QueueProbeJob | SmsSubmitJob;
   [QueueName.OtpDeliver]: QueueProbeJob | OtpMessageSettledJob | OtpMessagesSettledJob | OtpWhatsAppJob;
-  [QueueName.DeliveryEvents]: QueueProbeJob | MessageStatusJob | OtpEventJob | CampaignEventJob;
+  [QueueName.DeliveryEvents]: QueueProbeJob | MessageStatusJob | OtpEventJob | CampaignEventJob | InboundReceivedJob;
   [QueueName.WebhookDeliver]: QueueProbeJob | WebhookDeliverJob;
   [QueueName.BillingSettle]: QueueProbeJob | RefundMessageJob;
 }
@@ -150,7 +156,13 @@ export const QUEUE_JOB_NAMES: { readonly [Q in QueueName]: readonly JobNameOf<Q>
   [QueueName.CampaignDispatch]: everyJobOf<typeof QueueName.CampaignDispatch>()(['queue.probe', 'campaign.batch']),
   [QueueName.OtpDispatch]: everyJobOf<typeof QueueName.OtpDispatch>()(['queue.probe', 'sms.submit']),
   [QueueName.OtpDeliver]: everyJobOf<typeof QueueName.OtpDeliver>()(['queue.probe', 'otp.message-settled', 'otp.messages-settled', 'otp.whatsapp']),
-  [QueueName.DeliveryEvents]: everyJobOf<typeof QueueName.DeliveryEvents>()(['queue.probe', 'message.status', 'otp.event', 'campaign.event']),
+  [QueueName.DeliveryEvents]: everyJobOf<typeof QueueName.DeliveryEvents>()([
+    'queue.probe',
+    'message.status',
+    'otp.event',
+    'campaign.event',
+    'inbound.received',
+  ]),
   [QueueName.WebhookDeliver]: everyJobOf<typeof QueueName.WebhookDeliver>()(['queue.probe', 'webhook.deliver']),
   [QueueName.BillingSettle]: everyJobOf<typeof QueueName.BillingSettle>()(['queue.probe', 'billing.refund']),
 });

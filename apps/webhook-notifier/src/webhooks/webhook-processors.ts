@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { QueueName, type JobDataOf } from '@mp/queue-contracts';
 import { JobHandler, type JobContext } from '@mp/queue-runtime';
 import { CampaignEventRecorder } from './campaign-event-recorder.service';
+import { InboundEventRecorder } from './inbound-event-recorder.service';
 import { MessageEventRecorder } from './message-event-recorder.service';
 import { OtpEventRecorder } from './otp-event-recorder.service';
 import { WebhookDeliverer } from './webhook-deliverer.service';
@@ -32,6 +33,16 @@ export class CampaignEventProcessor {
 
   @JobHandler(QueueName.DeliveryEvents, 'campaign.event')
   handle(data: JobDataOf<typeof QueueName.DeliveryEvents, 'campaign.event'>) {
+    return this.recorder.record(data);
+  }
+}
+
+@Injectable()
+export class InboundReceivedProcessor {
+  constructor(private readonly recorder: InboundEventRecorder) {}
+
+  @JobHandler(QueueName.DeliveryEvents, 'inbound.received')
+  handle(data: JobDataOf<typeof QueueName.DeliveryEvents, 'inbound.received'>) {
     return this.recorder.record(data);
   }
 }

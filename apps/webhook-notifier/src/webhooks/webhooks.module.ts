@@ -3,14 +3,15 @@ import { MessagingDataModule } from '@mp/messaging';
 import { OtpDataModule } from '@mp/otp';
 import { WebhooksDataModule } from '@mp/webhooks-data-access';
 import { CampaignEventRecorder } from './campaign-event-recorder.service';
+import { InboundEventRecorder } from './inbound-event-recorder.service';
 import { MessageEventRecorder } from './message-event-recorder.service';
 import { OtpEventRecorder } from './otp-event-recorder.service';
 import { OverdueDeliverySweeper } from './overdue-delivery-sweeper.service';
 import { WebhookDeliverer } from './webhook-deliverer.service';
-import { CampaignEventProcessor, MessageStatusProcessor, OtpEventProcessor, WebhookDeliverProcessor } from './webhook-processors';
+import { CampaignEventProcessor, InboundReceivedProcessor, MessageStatusProcessor, OtpEventProcessor, WebhookDeliverProcessor } from './webhook-processors';
 
 /**
- * message.status, otp.event and campaign.event → a delivery row and its first job; webhook.deliver → signed
+ * message.status, otp.event, campaign.event and inbound.received → a delivery row and its first job; webhook.deliver → signed
  * attempts, retries, dead letters; a sweeper re-enqueues deliveries whose job was lost.
  */
 @Module({
@@ -19,10 +20,12 @@ import { CampaignEventProcessor, MessageStatusProcessor, OtpEventProcessor, Webh
     MessageEventRecorder,
     OtpEventRecorder,
     CampaignEventRecorder,
+    InboundEventRecorder,
     WebhookDeliverer,
     MessageStatusProcessor,
     OtpEventProcessor,
     CampaignEventProcessor,
+    InboundReceivedProcessor,
     WebhookDeliverProcessor,
     OverdueDeliverySweeper,
   ],

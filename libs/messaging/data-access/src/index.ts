@@ -13,3 +13,4 @@ export * from './campaigns';
 export * from './console';
 export * from './messaging-data.module';
 export * from './opt-outs';
+export * from './inbound';

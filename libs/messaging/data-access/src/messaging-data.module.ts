@@ -17,6 +17,7 @@ import { MessageLog } from './console';
 import { DispatchStore } from './dispatch-store';
 import { MessageCancellationService } from './message-cancellation';
 import { MessageRefundService } from './message-refund';
+import { InboundViews, InboundWebhookEvents } from './inbound';
 import { MessageViews } from './message-view';
 import { MessageWebhookEvents } from './message-webhook-events';
 import { MessageRepository } from './message.repository';
@@ -47,13 +48,15 @@ const PROVIDED = [
   CampaignWebhookEvents,
   OptOutStore,
   SuppressionCheck,
+  InboundViews,
+  InboundWebhookEvents,
 ];
 
 /**
  * Messages and campaigns: accepting and charging sends, dispatch states, receipts, cancellations,
  * refunds, views and webhook events. This lib is the only one that writes the `messages`,
- * `message_parts`, `carrier_receipts`, `sweep_cursors`, `campaigns`, `campaign_batches` and
- * `opt_outs` tables. Needs DatabaseModule and QueueModule (the outbox and its relay).
+ * `message_parts`, `carrier_receipts`, `sweep_cursors`, `campaigns`, `campaign_batches`,
+ * `opt_outs`, `inbound_messages` and `inbound_fragments` tables. Needs DatabaseModule and QueueModule (the outbox and its relay).
  */
 @Module({
   imports: [BillingDataModule],
@@ -67,6 +70,8 @@ const PROVIDED = [
     providedWithDataSource(MessageWebhookEvents),
     providedWithDataSource(CampaignWebhookEvents),
     providedWithDataSource(OptOutStore),
+    providedWithDataSource(InboundViews),
+    providedWithDataSource(InboundWebhookEvents),
     { provide: SuppressionCheck, useFactory: (store: OptOutStore) => new SuppressionCheck(store), inject: [OptOutStore] },
     {
       provide: DispatchStore,

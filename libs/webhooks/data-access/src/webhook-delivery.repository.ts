@@ -8,6 +8,8 @@ export interface NewWebhookDelivery {
   messageId: string | null;
   /** Or the campaign it is about (campaign.completed); one delivery per (campaign, event type). */
   campaignId?: string | null;
+  /** Or the inbound message it is about (message.received); one delivery per (inbound message, event type). */
+  inboundMessageId?: string | null;
   eventType: string;
   url: string;
   payload: unknown;
@@ -66,23 +68,21 @@ export class WebhookDeliveryRepository {
   /** Creates the delivery unless one exists for the same message (or campaign) and event; returns its id either way. */
   async createIfAbsent(delivery: NewWebhookDelivery): Promise<string> {
     const campaignId = delivery.campaignId ?? null;
-    const conflict = campaignId ? `(campaign_id, event_type) WHERE campaign_id IS NOT NULL` : `(message_id, event_type)`;
+    const inboundMessageId = delivery.inboundMessageId ?? null;
+    const about = campaignId ? 'campaign_id' : inboundMessageId ? 'inbound_message_id' : 'message_id';
+    const conflict = about === 'message_id' ? `(message_id, event_type)` : `(${about}, event_type) WHERE ${about} IS NOT NULL`;
     const inserted: Row[] = await this.db.query(
-      `INSERT INTO webhook_deliveries (company_id, message_id, campaign_id, event_type, url, payload, next_attempt_at)
-       VALUES ($1, $2, $3, $4, $5, $6::jsonb, now())
+      `INSERT INTO webhook_deliveries (company_id, message_id, campaign_id, inbound_message_id, event_type, url, payload, next_attempt_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, now())
        ON CONFLICT ${conflict} DO NOTHING
        RETURNING id`,
-      [delivery.companyId, delivery.messageId, campaignId, delivery.eventType, delivery.url, JSON.stringify(delivery.payload)],
+      [delivery.companyId, delivery.messageId, campaignId, inboundMessageId, delivery.eventType, delivery.url, JSON.stringify(delivery.payload)],
     );
     if (inserted[0]) return String(inserted[0]['id']);
     // A separate statement: it sees the conflicting row even if that was committed after ours began.
-    const existing: Row[] = await this.db.query(
-      campaignId
-        ? `SELECT id FROM webhook_deliveries WHERE campaign_id = $1 AND event_type = $2`
-        : `SELECT id FROM webhook_deliveries WHERE message_id = $1 AND event_type = $2`,
-      [campaignId ?? delivery.messageId, delivery.eventType],
-    );
-    if (!existing[0]) throw new Error(`webhook delivery for ${campaignId ?? delivery.messageId} ${delivery.eventType} conflicted but is not there`);
+    const subject = campaignId ?? inboundMessageId ?? delivery.messageId;
+    const existing: Row[] = await this.db.query(`SELECT id FROM webhook_deliveries WHERE ${about} = $1 AND event_type = $2`, [subject, delivery.eventType]);
+    if (!existing[0]) throw new Error(`webhook delivery for ${subject} ${delivery.eventType} conflicted but is not there`);
     return String(existing[0]['id']);
   }
 

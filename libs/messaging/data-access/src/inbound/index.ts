@@ -1,0 +1,2 @@
+export * from './inbound-store';
+export * from './inbound-views';
