@@ -18,16 +18,11 @@ const SETTLE_TIMEOUT_MS = 240_000;
 /** Each dispatcher's CAMPAIGN_PACE_WHILE_OTHERS_FLOW: campaign parts a second while single sends flow. */
 const PACE = 100;
 const DISPATCHERS = 2;
-/** How long single sends keep flowing after the campaign is accepted, one every SEND_EVERY_MS over both gateways. */
-const OTHERS_FLOW_MS = 3_000;
-const SEND_EVERY_MS = 100;
 
 const otpNumber = (i: number) => `+33631${String(i).padStart(6, '0')}`;
 const overdraftNumber = (i: number) => `+33632${String(i).padStart(6, '0')}`;
 const idempotentNumber = (i: number) => `+33633${String(i).padStart(6, '0')}`;
 const campaignNumber = (i: number) => `+33634${String(i).padStart(6, '0')}`;
-const pacedNumber = (i: number) => `+33635${String(i).padStart(6, '0')}`;
-const pacedSingleNumber = (i: number) => `+33636${String(i).padStart(6, '0')}`;
 
 /** Every request of `requests` started at once, alternating between the gateways. */
 function onBothGateways<T>(fleet: Fleet, company: Company, count: number, request: (api: ApiClient, i: number) => Promise<T>): Promise<T[]> {
@@ -181,47 +176,4 @@ describe('two of every app against one PostgreSQL and one Redis', () => {
     expect(Number(batches[0].n)).toBeGreaterThan(1);
     expect(after.binds).toBeGreaterThanOrEqual(4);
   });
-
-  it("paces a campaign while single sends flow at no more than the sum of the dispatchers' paces", async () => {
-    const company = await createCompany('Fleet pace', '100');
-    const [a, b] = fleet.gatewayUrls().map(
-      (url) =>
-        new ApiClient(
-          () => url,
-          () => company,
-        ),
-    );
-    const campaign = await a.post('/sms/send-bulk', {
-      recipients: Array.from({ length: CAMPAIGN }, (_, i) => pacedNumber(i)),
-      message: 'Paced on two dispatchers',
-      from: 'Fleet',
-    });
-    expect(campaign.status).toBe(200);
-    const flowEnds = Date.now() + OTHERS_FLOW_MS;
-    let singles = 0;
-    while (Date.now() < flowEnds) {
-      const answer = await (singles % 2 === 0 ? a : b).post('/sms/send', { to: pacedSingleNumber(singles), message: 'Shipped', from: 'Fleet' });
-      expect(answer.status).toBe(200);
-      singles += 1;
-      await sleep(SEND_EVERY_MS);
-    }
-    const arrived = async (prefix: string, count: number) => {
-      const deadline = Date.now() + SETTLE_TIMEOUT_MS;
-      for (;;) {
-        const list = (await fleet.simulator.handsets()).filter((m) => m.to.startsWith(prefix));
-        if (list.length >= count || Date.now() > deadline) return list.map((m) => Date.parse(m.received_at)).sort((x, y) => x - y);
-        await sleep(500);
-      }
-    };
-    const lastSingleAt = (await arrived(pacedSingleNumber(0).slice(0, 6), singles)).at(-1) as number;
-    const campaignTimes = await arrived(pacedNumber(0).slice(0, 6), CAMPAIGN);
-    expect(campaignTimes).toHaveLength(CAMPAIGN);
-    // While the singles flowed: at most the dispatchers' paces summed, with a tick's share and a second of slack (as campaign-pace.e2e-spec.ts for one).
-    const whileFlowing = campaignTimes.filter((t) => t <= lastSingleAt).length;
-    const flowingSeconds = (lastSingleAt - (campaignTimes[0] as number)) / 1000;
-    expect(flowingSeconds).toBeGreaterThan(1);
-    expect(whileFlowing).toBeLessThanOrEqual(Math.ceil(DISPATCHERS * PACE * (flowingSeconds + 1)));
-    // Unpaced, the whole campaign would have gone by then.
-    expect(CAMPAIGN - whileFlowing).toBeGreaterThan(CAMPAIGN / 4);
-  }, 300_000);
 });
