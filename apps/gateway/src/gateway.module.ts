@@ -14,6 +14,7 @@ import { GatewayHealthController } from './health/gateway-health.controller';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { OtpModule } from './otp/otp.module';
 import { SmsModule } from './sms/sms.module';
+import { UsageModule } from './usage/usage.module';
 import { WhatsAppWebhookModule } from './whatsapp/whatsapp-webhook.module';
 
 export const APP_NAME = 'gateway';
@@ -39,6 +40,7 @@ export class GatewayModule {
         AuthModule,
         BalanceModule,
         SmsModule,
+        UsageModule,
         OtpModule,
         WhatsAppWebhookModule,
         IdempotencyModule,

@@ -5,12 +5,13 @@ import { CampaignsController } from './campaigns.controller';
 import { CampaignsService } from './campaigns.service';
 import { SmsBulkService } from './sms-bulk.service';
 import { SmsEstimateService } from './sms-estimate.service';
+import { SmsListController } from './sms-list.controller';
 import { SmsController } from './sms.controller';
 import { SmsService } from './sms.service';
 
 @Module({
   imports: [MessagingDataModule, PricingModule],
-  controllers: [SmsController, CampaignsController],
+  controllers: [SmsListController, SmsController, CampaignsController],
   providers: [SmsService, SmsEstimateService, SmsBulkService, CampaignsService],
   // The console sends its test messages and cancels campaigns through these: one way to do each.
   exports: [SmsService, CampaignsService],

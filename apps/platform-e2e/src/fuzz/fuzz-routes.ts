@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { optOutReadRoutes } from './fuzz-opt-outs';
 import { pathId, queryString, type BodyShape } from './fuzz-values';
 
 /** Ids the fuzz run has seen answered with 2xx, so later cases reach past "not found". */
@@ -227,8 +228,23 @@ export function readRoutes(ids: KnownIds): ReadRoute[] {
     at(otpQuery(['appid']).map((q) => `/otp/rate-limits${q}`)),
     at(otpQuery(['appid', 'channel', 'from', 'to']).map((q) => `/otp/reports${q}`)),
     at(otpQuery([]).map((q) => `/balance${q}`)),
+    ...optOutReadRoutes(at),
+    ...listingRoutes(plausible, at),
     at(otpQuery(['hub.mode', 'hub.verify_token', 'hub.challenge']).map((q) => `/webhooks/whatsapp${q}`)),
     at(fc.constantFrom('/health', '/health/live', '/health/ready', '/v1/balance', '/nope', '/sms', '/otp/send', '/%00', '/sms/%ff%fe', '//sms//send')),
+  ];
+}
+
+/** GET /sms, /usage and /usage/ledger: their filters, cursors and formats, plausible and odd. */
+function listingRoutes(plausible: fc.Arbitrary<string>, at: (path: fc.Arbitrary<string>) => ReadRoute): ReadRoute[] {
+  const values = fc.oneof(
+    plausible,
+    fc.constantFrom('scheduled,delivered', 'SMS', 'day', 'country', 'route', 'charge,refund', 'csv', 'json', 'xml', 'WyIxIl0', '2020-01-01', 'x'.repeat(101)),
+  );
+  return [
+    at(queryString(['status', 'to', 'from', 'reference', 'campaign_id', 'date_from', 'date_to', 'limit', 'cursor'], values).map((q) => `/sms${q}`)),
+    at(queryString(['group_by', 'date_from', 'date_to', 'format'], values).map((q) => `/usage${q}`)),
+    at(queryString(['kind', 'date_from', 'date_to', 'reference', 'limit', 'cursor', 'format'], values).map((q) => `/usage/ledger${q}`)),
   ];
 }
 

@@ -32,6 +32,10 @@ export interface MessageLogFilter {
   /** Created before. */
   before: Date | null;
   campaignId: string | null;
+  /** The sender, exact (the public list's `from`); absent or null: any. */
+  sender?: string | null;
+  /** List OTP messages too (the public list); absent: not (the console's log). */
+  includeOtps?: boolean;
 }
 
 export const NO_MESSAGE_FILTER: MessageLogFilter = {

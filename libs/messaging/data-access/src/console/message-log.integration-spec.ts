@@ -14,7 +14,9 @@ import { MessageRefundService } from '../message-refund';
 import { MessageRepository } from '../message.repository';
 import { SmsAcceptanceService } from '../sms-acceptance';
 import { findMessageDetail } from './message-detail';
-import { listMessageLog, MessageLogFilterError, type MessageLogItem } from './message-log';
+import { apiMessageItem } from './message-list';
+import { listMessageLog, MessageLogFilterError, queryMessageLog, type MessageLogItem } from './message-log';
+import { spendBy } from './message-spend';
 import { messageSearch, NO_MESSAGE_FILTER, type MessageLogFilter } from './message-log-filter';
 
 describe('message log and message detail (PostgreSQL)', () => {
@@ -239,5 +241,52 @@ describe('message log and message detail (PostgreSQL)', () => {
     expect(await findMessageDetail(db, otherCompanyId, ids.other[0])).not.toBeNull();
     expect(await findMessageDetail(db, companyId, ids.otp[0])).toBeNull();
     expect(await findMessageDetail(db, companyId, 'nope')).toBeNull();
+  });
+
+  it('lists the OTPs too for the API, without their text, and narrows to a sender', async () => {
+    const page = await queryMessageLog(db, companyId, { ...NO_MESSAGE_FILTER, includeOtps: true }, { limit: 100, cursor: null }, apiMessageItem);
+    expect(page.items).toHaveLength(11);
+    const otp = page.items.find((item) => item.message_id === ids.otp[0]);
+    expect(otp).toMatchObject({ message: null, otp_id: expect.any(String) });
+    expect(page.items.find((item) => item.message_id === ids.old[0])).toMatchObject({ message: 'Hello', otp_id: null, route: 'auto' });
+    const shop = await queryMessageLog(
+      db,
+      companyId,
+      { ...NO_MESSAGE_FILTER, sender: 'Shop', includeOtps: true },
+      { limit: 100, cursor: null },
+      apiMessageItem,
+    );
+    expect(shop.items.map((item) => item.message_id).sort()).toEqual([...ids.campaign].sort());
+  });
+
+  it('sums the spend by day, country and route exactly, equal to the ledger, scoped to the company', async () => {
+    const range = { from: new Date(Date.now() - 3 * 86_400_000), before: new Date(Date.now() + 86_400_000) };
+    const [ledger]: { charged: string; refunded: string }[] = await db.query(
+      `SELECT (-sum(amount) FILTER (WHERE kind = 'charge'))::text AS charged, coalesce(sum(amount) FILTER (WHERE kind = 'refund'), 0)::text AS refunded
+       FROM ledger_entries WHERE company_id = $1`,
+      [companyId],
+    );
+    const rows: { recipient: string; cost: string }[] = await db.query(`SELECT recipient, cost::text AS cost FROM messages WHERE company_id = $1`, [companyId]);
+    const byCountry = new Map<string | null, number>();
+    for (const row of rows) {
+      const parsed = parsePhoneNumber(row.recipient);
+      const country = parsed.ok ? parsed.country : null;
+      byCountry.set(country, (byCountry.get(country) ?? 0) + 1);
+    }
+    for (const group of ['day', 'country', 'route'] as const) {
+      const summary = await spendBy(db, companyId, group, range);
+      expect(summary.total).toEqual({
+        messages: 11,
+        parts: expect.any(Number),
+        charged: parseMoney(ledger.charged),
+        refunded: parseMoney(ledger.refunded),
+        spent: parseMoney(ledger.charged) - parseMoney(ledger.refunded),
+      });
+      expect(summary.lines.reduce((sum, line) => sum + line.spent, 0n)).toBe(summary.total.spent);
+    }
+    const countries = await spendBy(db, companyId, 'country', range);
+    expect(new Map(countries.lines.map((line) => [line.key, line.messages]))).toEqual(byCountry);
+    expect((await spendBy(db, companyId, 'day', range)).lines.map((line) => line.key)).toHaveLength(2);
+    expect((await spendBy(db, otherCompanyId, 'route', range)).total.messages).toBe(1);
   });
 });

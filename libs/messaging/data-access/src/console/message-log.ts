@@ -33,8 +33,13 @@ export interface MessageLogPage {
   cursor: string | null;
 }
 
-interface LogRow {
+/** A row of the messages query, for the lists that map it (the log's items, the API's). */
+export interface LogRow {
   id: string;
+  route: string;
+  otp_id: string | null;
+  /** null for an OTP's message: its text is sealed. */
+  body: string | null;
   recipient: string;
   sender: string;
   status: MessageStatus;
@@ -55,7 +60,7 @@ interface LogRow {
 /** A cursor of the log: the creation time in microseconds since the epoch, and the id. */
 const CURSOR_SHAPE = [/[0-9]{1,17}/, /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/];
 
-const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
+export const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
 
 export class MessageLogFilterError extends Error {
   constructor(message: string) {
@@ -77,7 +82,22 @@ export class MessageLogFilterError extends Error {
  * within its lifetime. Status is no index's column (0016): a rare status is found by reading
  * the company's messages newest first until a page is full.
  */
-export async function listMessageLog(db: DataSource, companyId: string, filter: MessageLogFilter, page: MessageLogPage): Promise<KeysetPage<MessageLogItem>> {
+export function listMessageLog(db: DataSource, companyId: string, filter: MessageLogFilter, page: MessageLogPage): Promise<KeysetPage<MessageLogItem>> {
+  return queryMessageLog(db, companyId, { ...filter, sender: null, includeOtps: false }, page, logItem);
+}
+
+/**
+ * listMessageLog's query, each row mapped by `item`. `filter.includeOtps` lists OTP messages too
+ * (their bodies read as null); `filter.sender` narrows to one sender, exactly (no index has it:
+ * read like a status).
+ */
+export async function queryMessageLog<T>(
+  db: DataSource,
+  companyId: string,
+  filter: MessageLogFilter,
+  page: MessageLogPage,
+  item: (row: LogRow) => T,
+): Promise<KeysetPage<T>> {
   const error = messageLogFilterError(filter);
   if (error) throw new MessageLogFilterError(error);
   if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > MESSAGE_LOG_MAX_LIMIT) {
@@ -89,7 +109,7 @@ export async function listMessageLog(db: DataSource, companyId: string, filter: 
   }
   const campaign = filter.campaignId === null ? null : await campaignLifetime(db, companyId, filter.campaignId);
   if (campaign === 'unknown') return { items: [], next_cursor: null };
-  const statement = sql`SELECT m.id, m.recipient, m.sender, m.status, m.parts, m.cost::text AS cost, m.refunded::text AS refunded, m.reference,
+  const statement = sql`SELECT m.id, m.route, m.otp_id, CASE WHEN m.otp_id IS NULL AND NOT m.body_sealed THEN m.body END AS body, m.recipient, m.sender, m.status, m.parts, m.cost::text AS cost, m.refunded::text AS refunded, m.reference,
        m.campaign_id, m.error_code, m.created_at, (extract(epoch FROM m.created_at) * 1000000)::bigint::text AS created_us,
        m.scheduled_at, m.sent_at, m.completed_at
      FROM messages m
@@ -97,7 +117,7 @@ export async function listMessageLog(db: DataSource, companyId: string, filter: 
      ORDER BY m.created_at DESC, m.id DESC
      LIMIT ${page.limit + 1}`;
   const rows: LogRow[] = await db.query(statement.text, statement.values);
-  return keysetPage(rows, page.limit, (row) => [row.created_us, row.id], logItem);
+  return keysetPage(rows, page.limit, (row) => [row.created_us, row.id], item);
 }
 
 /** When a campaign's messages can have been made: from its acceptance to its completion (exact times, as text). */
@@ -114,7 +134,9 @@ async function campaignLifetime(db: DataSource, companyId: string, campaignId: s
 }
 
 function conditions(companyId: string, filter: MessageLogFilter, campaign: CampaignLifetime | null, after: string[] | null): Sql[] {
-  const where: Sql[] = [sql`m.company_id = ${companyId}`, sql`m.otp_id IS NULL`];
+  const where: Sql[] = [sql`m.company_id = ${companyId}`];
+  if (filter.includeOtps !== true) where.push(sql`m.otp_id IS NULL`);
+  if (filter.sender != null) where.push(sql`m.sender = ${filter.sender}`);
   if (filter.messageId !== null) where.push(sql`m.id = ${filter.messageId}::uuid`);
   if (filter.number?.match === 'exact') where.push(sql`m.recipient = ${filter.number.value}`);
   // Digits only after the +: every number that starts with them lies between the prefix and the
