@@ -12,18 +12,24 @@ export function completeIdempotentRequests(fastify: FastifyInstance, store: Idem
     const claim = (request as IdempotentRequest).idempotency;
     if (!claim) return payload;
     (request as IdempotentRequest).idempotency = undefined;
+    clearInterval(claim.renewal);
     const body = typeof payload === 'string' ? jsonOrText(payload) : payload;
     // The response leaves either way: it is what happened. A key that could not be stored is
     // released, as a failed request's is, so that a retry is not refused for a day.
     const stored =
       reply.statusCode < 400
-        ? store.complete(claim.companyId, claim.key, claim.fingerprint, reply.statusCode, body).then(
+        ? store.complete(claim, reply.statusCode, body).then(
             () => true,
             () => false,
           )
         : false;
-    if (!(await stored)) await store.release(claim.companyId, claim.key).catch(() => undefined);
+    if (!(await stored)) await store.release(claim).catch(() => undefined);
     return payload;
+  });
+  // A request whose response was never sent (its client went away first) stops renewing its lease.
+  fastify.addHook('onResponse', async (request) => {
+    const claim = (request as IdempotentRequest).idempotency;
+    if (claim) clearInterval(claim.renewal);
   });
 }
 

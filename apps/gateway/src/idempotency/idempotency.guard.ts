@@ -1,17 +1,23 @@
 import { CanActivate, ExecutionContext, HttpStatus, Injectable } from '@nestjs/common';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
+import { Reflector } from '@nestjs/core';
 import { ApiError, ReplayedResponse } from '@mp/http-kit';
 import type { FastifyRequest } from 'fastify';
 import type { AuthenticatedRequest } from '../auth/principal';
-import { IdempotencyStore, requestFingerprint } from './idempotency.store';
+import { LEASE_RENEW_MS, type AfterCrash } from './idempotency-records';
+import { IdempotencyStore, LeaseLostError, requestFingerprint, type Lease } from './idempotency.store';
+import { AFTER_CRASH_METADATA, type RecordPendingAnswer } from './idempotent-send.decorator';
 
 const HEADER = 'idempotency-key';
 const ACCEPTABLE_KEY = /^[\x21-\x7e]{1,255}$/;
+/** A request still running after this is stuck: its lease may run out (a renewal timer that leaked must not hold a key for a day). */
+const MAX_RENEWAL_MS = 10 * 60_000;
 
-/** The key a request claimed: its response is stored under it when sent (see completeIdempotentRequests). */
-export interface IdempotentClaim {
-  companyId: string;
-  key: string;
-  fingerprint: string;
+/** The key a request holds: its response is stored under it when sent (see completeIdempotentRequests). */
+export interface IdempotentClaim extends Lease {
+  /** Renews the lease while the request runs; stopped when its response is stored. */
+  renewal: NodeJS.Timeout;
+  recordPendingAnswer: RecordPendingAnswer;
 }
 
 export type IdempotentRequest = FastifyRequest & AuthenticatedRequest & { idempotency?: IdempotentClaim };
@@ -27,7 +33,10 @@ export type IdempotentRequest = FastifyRequest & AuthenticatedRequest & { idempo
  */
 @Injectable()
 export class IdempotencyGuard implements CanActivate {
-  constructor(private readonly store: IdempotencyStore) {}
+  constructor(
+    private readonly store: IdempotencyStore,
+    private readonly reflector: Reflector,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<IdempotentRequest>();
@@ -39,10 +48,27 @@ export class IdempotencyGuard implements CanActivate {
     }
     const companyId = request.principal.companyId;
     const fingerprint = requestFingerprint(request.method, request.url.split('?')[0], request.body);
-    const claim = await this.store.claim(companyId, key, fingerprint);
+    const afterCrash = this.reflector.get<AfterCrash | undefined>(AFTER_CRASH_METADATA, context.getHandler()) ?? 'hold';
+    const claim = await this.store.claim(companyId, key, fingerprint, afterCrash);
     if (claim.kind === 'conflict') throw new ApiError(HttpStatus.CONFLICT, claim.error);
+    if (claim.kind === 'unavailable') throw new ApiError(HttpStatus.SERVICE_UNAVAILABLE, claim.error);
     if (claim.kind === 'replay') throw new ReplayedResponse(claim.status, claim.body, { 'idempotent-replayed': 'true' });
-    request.idempotency = { companyId, key, fingerprint };
+    const status = this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler()) ?? HttpStatus.CREATED;
+    request.idempotency = this.held({ companyId, key, fingerprint, owner: claim.owner }, status);
     return true;
+  }
+
+  private held(lease: Lease, status: number): IdempotentClaim {
+    const stopAt = Date.now() + MAX_RENEWAL_MS;
+    const renewal = setInterval(() => {
+      if (Date.now() > stopAt) clearInterval(renewal);
+      else void this.store.renew(lease).catch(() => undefined);
+    }, LEASE_RENEW_MS).unref();
+    const recordPendingAnswer: RecordPendingAnswer = (answer) =>
+      this.store.recordPendingAnswer(lease, { ...answer, status }).catch((error: unknown) => {
+        if (error instanceof LeaseLostError) throw new ApiError(HttpStatus.CONFLICT, 'A request with this Idempotency-Key is still being processed');
+        throw error;
+      });
+    return { ...lease, renewal, recordPendingAnswer };
   }
 }

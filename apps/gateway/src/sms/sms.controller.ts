@@ -1,3 +1,4 @@
+import { IdempotentSend, PendingAnswerRecorder, type RecordPendingAnswer } from '../idempotency/idempotent-send.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
@@ -43,8 +44,9 @@ export class SmsController {
     NoValidNumberErrorBodyDto,
   )
   @ApiPaymentRequired('Insufficient balance: `{ error, balance, cost }`; nothing was sent or charged')
-  send(@CurrentPrincipal() principal: Principal, @Body() body: SmsSendDto) {
-    return this.sms.send(principal.companyId, body);
+  @IdempotentSend()
+  send(@CurrentPrincipal() principal: Principal, @Body() body: SmsSendDto, @PendingAnswerRecorder() recordPendingAnswer?: RecordPendingAnswer) {
+    return this.sms.send(principal.companyId, body, recordPendingAnswer);
   }
 
   @Post('send-bulk')

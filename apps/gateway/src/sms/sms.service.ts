@@ -2,11 +2,21 @@ import { BeforeApplicationShutdown, HttpStatus, Injectable } from '@nestjs/commo
 import { moneyToJson } from '@mp/billing-domain';
 import { ApiError } from '@mp/http-kit';
 import { LedgerMetrics, PlatformMetrics } from '@mp/metrics';
-import { MessageCancellationService, MessageViews, NoPriceError, SendNotAffordableError, scheduledDispatchJobId, SmsAcceptanceService } from '@mp/messaging';
+import {
+  MessageCancellationService,
+  MessageViews,
+  NoPriceError,
+  SendNotAffordableError,
+  scheduledDispatchJobId,
+  SmsAcceptanceService,
+  type BeforeCommit,
+  type SmsAcceptance,
+} from '@mp/messaging';
 import { INVALID_PHONE_NUMBER, parseRecipients, SmsTextError } from '@mp/messaging-domain';
 import { QueueName } from '@mp/queue-contracts';
 import { OutboxRelay } from '@mp/queue-runtime';
 import { GatewayEnv } from '../gateway.env';
+import type { RecordPendingAnswer } from '../idempotency/idempotent-send.decorator';
 import { PriceBook } from '../pricing/price-book.service';
 import { MAX_RECIPIENTS_PER_SEND, resolveSmsRequest, webhookPolicyOf, type SmsRequest } from './sms-request';
 import { multiRecipientResponse, singleRecipientResponse } from './sms-responses';
@@ -28,7 +38,8 @@ export class SmsService implements BeforeApplicationShutdown {
     this.ledgerMetrics = new LedgerMetrics(metrics);
   }
 
-  async send(companyId: string, dto: SmsSendDto) {
+  /** With recordPendingAnswer (an Idempotency-Key), the answer is recorded before the send commits, its balance left to its ledger charge. */
+  async send(companyId: string, dto: SmsSendDto, recordPendingAnswer?: RecordPendingAnswer) {
     const request = this.resolve(dto);
     const list = parseRecipients(request.recipients);
     if (list.total > MAX_RECIPIENTS_PER_SEND) {
@@ -37,6 +48,9 @@ export class SmsService implements BeforeApplicationShutdown {
     if (list.valid.length === 0) {
       throw new ApiError(HttpStatus.BAD_REQUEST, INVALID_PHONE_NUMBER, list.total > 1 ? { failed_numbers: list.invalid } : {});
     }
+    const respond = (accepted: SmsAcceptance) => (list.total === 1 ? singleRecipientResponse(request, accepted) : multiRecipientResponse(list, accepted));
+    const beforeCommit: BeforeCommit | undefined =
+      recordPendingAnswer && (({ chargeReference, ...pending }) => recordPendingAnswer({ body: respond({ ...pending, balance: 0n }), chargeReference }));
     const accepted = await this.acceptance
       .accept(
         {
@@ -50,10 +64,11 @@ export class SmsService implements BeforeApplicationShutdown {
           scheduledAt: request.scheduledAt,
         },
         await this.priceBook.rules(),
+        beforeCommit,
       )
       .catch(mapAcceptanceError);
     this.ledgerMetrics.debited('sms', accepted.totalCost);
-    return list.total === 1 ? singleRecipientResponse(request, accepted) : multiRecipientResponse(list, accepted);
+    return respond(accepted);
   }
 
   async find(companyId: string, messageId: string) {

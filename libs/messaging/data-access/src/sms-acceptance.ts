@@ -46,6 +46,23 @@ export interface SmsAcceptanceOptions {
   verification?: VerificationOptions;
 }
 
+/** A send about to be committed: its answer but the balance, which its ledger charge `chargeReference` will hold. */
+export type PendingAcceptance = Omit<SmsAcceptance, 'balance'> & { chargeReference: string };
+
+/** Called with a send before it is committed (an Idempotency-Key's answer is recorded then); a throw refuses the send. */
+export type BeforeCommit = (pending: PendingAcceptance) => Promise<void>;
+
+function pendingAcceptance(send: PreparedSend): PendingAcceptance {
+  return {
+    requestId: send.requestId,
+    encoding: send.encoding,
+    messages: send.rows.map((row) => ({ messageId: row.id, to: row.recipient, parts: row.parts, cost: row.cost })),
+    totalCost: send.totalCost,
+    status: send.status,
+    chargeReference: chargeOf(send).reference,
+  };
+}
+
 /**
  * Accepts sends. Sends that arrive together are charged and stored by one transaction (a group
  * commit): one lock of the balance row and one commit for many requests, instead of one each,
@@ -79,8 +96,9 @@ export class SmsAcceptanceService {
    * then charges and stores with the group. Throws SendNotAffordableError if the balance, at
    * this send's turn, does not cover it.
    */
-  async accept(command: SmsSendCommand, prices: readonly PriceRule[]): Promise<SmsAcceptance> {
+  async accept(command: SmsSendCommand, prices: readonly PriceRule[], beforeCommit?: BeforeCommit): Promise<SmsAcceptance> {
     const send = prepareSend(command, prices);
+    if (beforeCommit) await beforeCommit(pendingAcceptance(send));
     const balance = await this.batcher.submit(send).then(
       (written) => written.balance,
       (error: unknown) => this.committedDespite(error, send),

@@ -63,9 +63,10 @@ export interface SmsLoadOptions {
 export interface SmsLoadResult {
   accepted: Accepted[];
   /**
-   * Sends whose request a crashed gateway cut off after it had claimed their Idempotency-Key: a
-   * retry answers 409 "still being processed" (the key stays pending), so whether the message
-   * was accepted is unknown to the client. Its number is listed.
+   * Sends whose retries were still answered 409 "still being processed" when the client gave up
+   * (GIVE_UP_MS): whether the message was accepted is unknown to the client. A request a crashed
+   * gateway cut off holds its key until its lease runs out (30 s); a retry then gets the
+   * committed answer or runs (docs/decisions/0048-idempotency-leases-and-committed-answers.md).
    */
   inDoubt: string[];
   /** Sends given up on for any other reason (a failure the test reports). */
@@ -94,12 +95,13 @@ export async function sendSms(api: ApiClient, log: AttemptLog, options: SmsLoadO
         accepted.push({ to, text, messageId: answer.body.data.message_id });
         return;
       }
-      if (typeof answer === 'object' && options.idempotent && isStillProcessing(answer)) {
+      const stillProcessing = typeof answer === 'object' && options.idempotent && isStillProcessing(answer);
+      if (stillProcessing && Date.now() > deadline) {
         inDoubt.push(to);
         return;
       }
       // Without a key, only a 503 is surely not committed; with one, the gateway answers a retry with the first outcome.
-      const retry = typeof answer === 'object' ? answer.status === 503 : options.idempotent;
+      const retry = stillProcessing || (typeof answer === 'object' ? answer.status === 503 : options.idempotent);
       if (!retry || Date.now() > deadline) {
         givenUp.push(`${to}: ${typeof answer === 'object' ? `${answer.status} ${JSON.stringify(answer.body)}` : answer}`);
         return;
