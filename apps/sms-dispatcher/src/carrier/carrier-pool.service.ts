@@ -4,6 +4,7 @@ import {
   SMPP_CONNECTION_DEFAULTS,
   TrafficPolicy,
   type DeliveryReceipt,
+  type MobileOriginatedPdu,
   type OutgoingPart,
   type SmscBindStatus,
   type SmscTarget,
@@ -69,6 +70,11 @@ export class CarrierPool implements OnModuleInit, BeforeApplicationShutdown {
   /** Each receipt with the SMSC it came from, for metrics (those not stored are sent again: see onReceipt). */
   onReceiptFrom(listener: (receipt: DeliveryReceipt, smsc: string) => void): void {
     this.carriers.onReceipt(listener);
+  }
+
+  /** Each mobile-originated part with its SMSC; its deliver_sm is acknowledged once the listener's promise settles (refused if it rejects). */
+  onMobileOriginated(listener: (message: MobileOriginatedPdu, smsc: string) => Promise<void>): void {
+    this.carriers.onMobileOriginated(listener);
   }
 
   onSubmitAnswered(listener: SubmitAnsweredListener): void {
