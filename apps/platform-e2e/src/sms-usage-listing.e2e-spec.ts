@@ -1,5 +1,5 @@
 import { admin, eventually, freePort, startStack, type RunningStack } from '@mp/testing';
-import { ApiClient, createCompany, type Company, type Json } from './support/api-client';
+import { ApiClient, createCompany, type ApiAnswer, type Company, type Json } from './support/api-client';
 
 type Item = Json & { message_id: string; to: string; from: string; message: string | null; otp_id: string | null; campaign_id: string | null };
 type Page<T> = { data: { items: T[]; next_cursor: string | null } };
@@ -40,7 +40,7 @@ describe('Listing messages and usage', () => {
     const items: Item[] = [];
     let cursor: string | null = null;
     do {
-      const answer = await api.get<Page<Item>>(`/sms?limit=${limit}${query}${cursor ? `&cursor=${cursor}` : ''}`);
+      const answer: ApiAnswer<Page<Item>> = await api.get<Page<Item>>(`/sms?limit=${limit}${query}${cursor ? `&cursor=${cursor}` : ''}`);
       expect(answer.status).toBe(200);
       items.push(...answer.body.data.items);
       cursor = answer.body.data.next_cursor;
