@@ -12,6 +12,7 @@ import { DashboardModule } from './dashboard/dashboard.module';
 import { GatewayEnv } from './gateway.env';
 import { GatewayHealthController } from './health/gateway-health.controller';
 import { IdempotencyModule } from './idempotency/idempotency.module';
+import { OptOutsModule } from './opt-outs/opt-outs.module';
 import { OtpModule } from './otp/otp.module';
 import { SmsModule } from './sms/sms.module';
 import { UsageModule } from './usage/usage.module';
@@ -41,6 +42,7 @@ export class GatewayModule {
         BalanceModule,
         SmsModule,
         UsageModule,
+        OptOutsModule,
         OtpModule,
         WhatsAppWebhookModule,
         IdempotencyModule,

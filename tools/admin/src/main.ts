@@ -8,9 +8,12 @@ import { ConfigError, loadConfig } from '@mp/config';
 import { createDataSource } from '@mp/persistence';
 import type { DataSource } from 'typeorm';
 import { AdminEnv } from './admin.env';
-import { COMMANDS, type AdminContext } from './commands';
+import { COMMANDS as ACCOUNT_COMMANDS, type AdminContext } from './commands';
+import { OPT_OUT_COMMANDS } from './opt-out-commands';
 import { exitCodeFor } from './exit-codes';
 import { UsageError } from './usage-error';
+
+const COMMANDS = { ...ACCOUNT_COMMANDS, ...OPT_OUT_COMMANDS };
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;

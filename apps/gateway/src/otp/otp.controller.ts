@@ -23,7 +23,9 @@ export class OtpController {
     'A missing or invalid field, named in `error` (`appid is required`); `Invalid phone number format`; a bad `template` or `custom_vars`; a text over 1600 characters once rendered; no price for the number',
   )
   @ApiPaymentRequired('Insufficient balance: `{ error, balance, cost }`; nothing sent or charged')
-  @ApiForbidden("The destination's country is not allowed for this application")
+  @ApiForbidden(
+    "The destination's country is not allowed for this application; or `Recipient has opted out`: the number is on the company's suppression list for this sender or all its numbers (an SMS OTP; unless the company set `otp_ignores_opt_outs`), nothing sent or charged",
+  )
   @ApiNotFound('`appid` is not an application of this company, or `template` not one of its templates')
   @ApiTooManyRequests('Rate limit, prefix limit, or recipient blocked: `{ error, retry_after }` and `Retry-After`')
   send(@CurrentPrincipal() principal: Principal, @Body() body: OtpSendDto) {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountsDataModule } from '@mp/accounts';
+import { MessagingDataModule } from '@mp/messaging';
 import { OtpDataModule, OtpSendingModule } from '@mp/otp';
 import { parseTextKey } from '@mp/otp-domain';
 import { GatewayEnv } from '../gateway.env';
@@ -7,6 +8,7 @@ import { PricingModule } from '../pricing/pricing.module';
 import { OtpFraudGuard } from './otp-fraud-guard.service';
 import { OtpManagementController } from './otp-management.controller';
 import { OtpManagementService } from './otp-management.service';
+import { OtpOptOutPolicy } from './otp-opt-out-policy.service';
 import { OtpRateLimiter } from './otp-rate-limiter.service';
 import { OtpController } from './otp.controller';
 import { OtpService } from './otp.service';
@@ -14,6 +16,7 @@ import { OtpService } from './otp.service';
 @Module({
   imports: [
     AccountsDataModule,
+    MessagingDataModule,
     OtpDataModule,
     OtpSendingModule.forRoot({
       inject: [GatewayEnv],
@@ -22,6 +25,6 @@ import { OtpService } from './otp.service';
     PricingModule,
   ],
   controllers: [OtpController, OtpManagementController],
-  providers: [OtpService, OtpRateLimiter, OtpFraudGuard, OtpManagementService],
+  providers: [OtpService, OtpRateLimiter, OtpFraudGuard, OtpManagementService, OtpOptOutPolicy],
 })
 export class OtpModule {}

@@ -17,6 +17,7 @@ import type { PriceBook } from '../pricing/price-book.service';
 import { refusal } from '../testing/api-refusal';
 import type { FraudCheck, OtpFraudGuard } from './otp-fraud-guard.service';
 import type { OtpRateLimiter, SendSlot } from './otp-rate-limiter.service';
+import type { OtpOptOutPolicy } from './otp-opt-out-policy.service';
 import { OtpService } from './otp.service';
 
 const COMPANY = 'company-1';
@@ -70,6 +71,7 @@ function service(fakes: Fakes = {}) {
       priceBook,
       limiter,
       fraud,
+      { admit: async () => undefined } as unknown as OtpOptOutPolicy,
       new PlatformMetrics('gateway', { defaultMetrics: false }),
     ),
     calls,

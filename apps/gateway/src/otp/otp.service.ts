@@ -28,6 +28,7 @@ import { resolveOtpSend, resolveOtpTarget, resolveOtpVerify, type OtpSendRequest
 import type { OtpResendDto } from './otp.dto';
 import { OtpFraudGuard } from './otp-fraud-guard.service';
 import { OtpMetrics } from './otp-metrics';
+import { OtpOptOutPolicy } from './otp-opt-out-policy.service';
 import { OtpRateLimiter } from './otp-rate-limiter.service';
 
 /**
@@ -52,6 +53,7 @@ export class OtpService implements BeforeApplicationShutdown {
     private readonly priceBook: PriceBook,
     private readonly limiter: OtpRateLimiter,
     private readonly fraud: OtpFraudGuard,
+    private readonly optOuts: OtpOptOutPolicy,
     metrics: PlatformMetrics,
   ) {
     this.metrics = new OtpMetrics(metrics);
@@ -64,6 +66,7 @@ export class OtpService implements BeforeApplicationShutdown {
     const application = await this.application(companyId, request.appid);
     const phone = parsePhoneNumber(request.recipient);
     if (!phone.ok) throw badRequest(INVALID_PHONE_NUMBER);
+    await this.optOuts.admit(companyId, request.channel, request.sender, phone.e164);
     const check = {
       companyId,
       application: { id: application.id, settings: resolveApplicationSettings(application.settings) },

@@ -44,6 +44,12 @@ export class SmsController {
     NoValidNumberErrorBodyDto,
   )
   @ApiPaymentRequired('Insufficient balance: `{ error, balance, cost }`; nothing was sent or charged')
+  @ApiResponse({
+    status: 403,
+    description:
+      "`Recipient has opted out`: every valid recipient is on the company's suppression list for this `from` (or for all its numbers; see /sms/opt-outs), with `failed_numbers` when several were given; nothing was sent or charged. Of several recipients, those who opted out are listed as failed with that error, uncharged, and the others sent.",
+    type: BulkBadRequestBodyDto,
+  })
   @IdempotentSend()
   send(@CurrentPrincipal() principal: Principal, @Body() body: SmsSendDto, @PendingAnswerRecorder() recordPendingAnswer?: RecordPendingAnswer) {
     return this.sms.send(principal.companyId, body, recordPendingAnswer);

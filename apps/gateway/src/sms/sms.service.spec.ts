@@ -8,6 +8,7 @@ import {
   type SmsAcceptance,
   type SmsAcceptanceService,
   type SmsSendCommand,
+  type SuppressionCheck,
 } from '@mp/messaging';
 import { INVALID_PHONE_NUMBER } from '@mp/messaging-domain';
 import { QueueName } from '@mp/queue-contracts';
@@ -43,7 +44,12 @@ const accepted = (command: SmsSendCommand): SmsAcceptance => ({
   status: command.scheduledAt ? 'scheduled' : 'queued',
 });
 
-function service(options: { acceptance?: SmsAcceptanceService; cancellation?: Partial<MessageCancellationService>; views?: Partial<MessageViews> } = {}) {
+function service(
+  options: { acceptance?: SmsAcceptanceService; cancellation?: Partial<MessageCancellationService>; views?: Partial<MessageViews>; optedOut?: string[] } = {},
+) {
+  const suppression = {
+    suppressed: async (_company: string, _sender: string, phones: readonly string[]) => new Set(phones.filter((p) => options.optedOut?.includes(p))),
+  } as unknown as SuppressionCheck;
   const removed: [string, string][] = [];
   const relay = { removeJob: async (queue: string, jobId: string) => void removed.push([queue, jobId]) } as unknown as OutboxRelay;
   const priceBook = { rules: async () => DEFAULT_PRICES } as unknown as PriceBook;
@@ -54,12 +60,34 @@ function service(options: { acceptance?: SmsAcceptanceService; cancellation?: Pa
     priceBook,
     relay,
     new GatewayEnv(),
+    suppression,
     new PlatformMetrics('gateway', { defaultMetrics: false }),
   );
   return { sms, removed };
 }
 
 describe('SmsService', () => {
+  it('refuses a single recipient who opted out with 403, charging nothing', async () => {
+    const { acceptance, commands } = fakeAcceptance(accepted);
+    const { sms } = service({ acceptance, optedOut: ['+447911123456'] });
+    expect(await refusal(sms.send(COMPANY, { to: '+447911123456', message: 'Hello' }))).toMatchObject({
+      status: 403,
+      body: { error: 'Recipient has opted out' },
+    });
+    expect(commands).toEqual([]);
+  });
+
+  it('lists an opted-out recipient of several as failed and sends to the others', async () => {
+    const { acceptance, commands } = fakeAcceptance(accepted);
+    const answer = await service({ acceptance, optedOut: ['+447911123457'] }).sms.send(COMPANY, { to: '+447911123456, +447911123457', message: 'Hi' });
+    expect(commands[0].recipients).toEqual(['+447911123456']);
+    expect(answer.data).toMatchObject({ successful: 1, failed: 1 });
+    expect(answer.data).toHaveProperty(
+      'messages',
+      expect.arrayContaining([{ message_id: null, to: '+447911123457', status: 'failed', cost: 0, error: 'Recipient has opted out' }]),
+    );
+  });
+
   it('accepts one recipient with the resolved request and answers the single-recipient shape', async () => {
     const { acceptance, commands } = fakeAcceptance(accepted);
     const { sms } = service({ acceptance });

@@ -9,10 +9,11 @@ import {
   SendNotAffordableError,
   scheduledDispatchJobId,
   SmsAcceptanceService,
+  SuppressionCheck,
   type BeforeCommit,
   type SmsAcceptance,
 } from '@mp/messaging';
-import { INVALID_PHONE_NUMBER, parseRecipients, SmsTextError } from '@mp/messaging-domain';
+import { INVALID_PHONE_NUMBER, parseRecipients, RECIPIENT_OPTED_OUT, SmsTextError, type RecipientList } from '@mp/messaging-domain';
 import { QueueName } from '@mp/queue-contracts';
 import { OutboxRelay } from '@mp/queue-runtime';
 import { GatewayEnv } from '../gateway.env';
@@ -33,6 +34,7 @@ export class SmsService implements BeforeApplicationShutdown {
     private readonly priceBook: PriceBook,
     private readonly relay: OutboxRelay,
     private readonly config: GatewayEnv,
+    private readonly suppression: SuppressionCheck,
     metrics: PlatformMetrics,
   ) {
     this.ledgerMetrics = new LedgerMetrics(metrics);
@@ -41,13 +43,14 @@ export class SmsService implements BeforeApplicationShutdown {
   /** With recordPendingAnswer (an Idempotency-Key), the answer is recorded before the send commits, its balance left to its ledger charge. */
   async send(companyId: string, dto: SmsSendDto, recordPendingAnswer?: RecordPendingAnswer) {
     const request = this.resolve(dto);
-    const list = parseRecipients(request.recipients);
-    if (list.total > MAX_RECIPIENTS_PER_SEND) {
+    const parsed = parseRecipients(request.recipients);
+    if (parsed.total > MAX_RECIPIENTS_PER_SEND) {
       throw badRequest(`at most ${MAX_RECIPIENTS_PER_SEND} recipients per request; use POST /sms/send-bulk for more`);
     }
-    if (list.valid.length === 0) {
-      throw new ApiError(HttpStatus.BAD_REQUEST, INVALID_PHONE_NUMBER, list.total > 1 ? { failed_numbers: list.invalid } : {});
+    if (parsed.valid.length === 0) {
+      throw new ApiError(HttpStatus.BAD_REQUEST, INVALID_PHONE_NUMBER, parsed.total > 1 ? { failed_numbers: parsed.invalid } : {});
     }
+    const list = await this.withoutOptedOut(companyId, request.sender, parsed);
     const respond = (accepted: SmsAcceptance) => (list.total === 1 ? singleRecipientResponse(request, accepted) : multiRecipientResponse(list, accepted));
     const beforeCommit: BeforeCommit | undefined =
       recordPendingAnswer && (({ chargeReference, ...pending }) => recordPendingAnswer({ body: respond({ ...pending, balance: 0n }), chargeReference }));
@@ -69,6 +72,25 @@ export class SmsService implements BeforeApplicationShutdown {
       .catch(mapAcceptanceError);
     this.ledgerMetrics.debited('sms', accepted.totalCost);
     return respond(accepted);
+  }
+
+  /**
+   * The list with the numbers that opted out of this sender moved to the failed ones: never
+   * charged. A send left with no one to send to is refused (403) with nothing charged.
+   */
+  private async withoutOptedOut(companyId: string, sender: string, list: RecipientList): Promise<RecipientList> {
+    const optedOut = await this.suppression.suppressed(
+      companyId,
+      sender,
+      list.valid.map((entry) => entry.e164),
+    );
+    if (optedOut.size === 0) return list;
+    const refused = list.valid.filter((entry) => optedOut.has(entry.e164)).map((entry) => ({ number: entry.e164, error: RECIPIENT_OPTED_OUT }));
+    const rest = { ...list, valid: list.valid.filter((entry) => !optedOut.has(entry.e164)), invalid: [...list.invalid, ...refused] };
+    if (rest.valid.length === 0) {
+      throw new ApiError(HttpStatus.FORBIDDEN, RECIPIENT_OPTED_OUT, list.total > 1 ? { failed_numbers: rest.invalid } : {});
+    }
+    return rest;
   }
 
   async find(companyId: string, messageId: string) {
