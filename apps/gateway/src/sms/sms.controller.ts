@@ -47,7 +47,7 @@ export class SmsController {
   @ApiResponse({
     status: 403,
     description:
-      "`Recipient has opted out`: every valid recipient is on the company's suppression list for this `from` (or for all its numbers; see /sms/opt-outs), with `failed_numbers` when several were given; nothing was sent or charged. Of several recipients, those who opted out are listed as failed with that error, uncharged, and the others sent.",
+      "`Recipient has opted out`: every valid recipient is on the company's suppression list for this `from` (or for all its numbers; see /sms/opt-outs), with `failed_numbers` when several were given; nothing was sent or charged. Of several recipients, those who opted out are listed as failed with that error, uncharged, and the others sent",
     type: BulkBadRequestBodyDto,
   })
   @IdempotentSend()
