@@ -66,6 +66,13 @@ export class GatewayEnv extends CredentialEnv {
   @EnvFlag()
   WEBHOOK_ALLOW_PRIVATE: boolean = false;
 
+  /**
+   * true: a send's `from` must be a number or sender id assigned to the company (or the platform's
+   * default, used when a request names none). Either way, one assigned to another company is refused.
+   */
+  @EnvFlag()
+  SENDER_IDS_REGISTERED_ONLY: boolean = false;
+
   /** A dashboard session with no request for this long ends (fractions allowed: 0.5 is 30 s). */
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0.01)

@@ -14,6 +14,7 @@ import { GatewayHealthController } from './health/gateway-health.controller';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { OptOutsModule } from './opt-outs/opt-outs.module';
 import { OtpModule } from './otp/otp.module';
+import { SendersModule } from './senders/senders.module';
 import { SmsModule } from './sms/sms.module';
 import { UsageModule } from './usage/usage.module';
 import { WhatsAppWebhookModule } from './whatsapp/whatsapp-webhook.module';
@@ -40,6 +41,7 @@ export class GatewayModule {
         MetricsModule.forRoot({ app: APP_NAME, queues: ALL_QUEUES, outbox: true }),
         AuthModule,
         BalanceModule,
+        SendersModule,
         SmsModule,
         UsageModule,
         OptOutsModule,

@@ -1,4 +1,4 @@
-import { CredentialEnv } from '@mp/config';
+import { CredentialEnv, EnvFlag } from '@mp/config';
 import { IsOptional, Matches } from 'class-validator';
 
 /** The admin tool reads the same variables, with the same defaults, as the apps it manages. */
@@ -11,4 +11,11 @@ export class AdminEnv extends CredentialEnv {
   @IsOptional()
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// URL' })
   MIGRATION_DATABASE_URL?: string;
+
+  /** As the gateway's: company:settings refuses a loopback (or private) status-callback address unless allowed. */
+  @EnvFlag()
+  WEBHOOK_ALLOW_LOOPBACK: boolean = false;
+
+  @EnvFlag()
+  WEBHOOK_ALLOW_PRIVATE: boolean = false;
 }

@@ -5,6 +5,7 @@ import { OtpDataModule, OtpSendingModule } from '@mp/otp';
 import { parseTextKey } from '@mp/otp-domain';
 import { GatewayEnv } from '../gateway.env';
 import { PricingModule } from '../pricing/pricing.module';
+import { SendersModule } from '../senders/senders.module';
 import { OtpFraudGuard } from './otp-fraud-guard.service';
 import { OtpManagementController } from './otp-management.controller';
 import { OtpManagementService } from './otp-management.service';
@@ -23,6 +24,7 @@ import { OtpService } from './otp.service';
       useFactory: (config: GatewayEnv) => ({ hash: Buffer.from(config.OTP_HASH_KEY, 'base64'), text: parseTextKey(config.OTP_TEXT_KEY) }),
     }),
     PricingModule,
+    SendersModule,
   ],
   controllers: [OtpController, OtpManagementController],
   providers: [OtpService, OtpRateLimiter, OtpFraudGuard, OtpManagementService, OtpOptOutPolicy],

@@ -18,6 +18,7 @@ import { refusal } from '../testing/api-refusal';
 import type { FraudCheck, OtpFraudGuard } from './otp-fraud-guard.service';
 import type { OtpRateLimiter, SendSlot } from './otp-rate-limiter.service';
 import type { OtpOptOutPolicy } from './otp-opt-out-policy.service';
+import type { SenderPolicy } from '../senders/sender-policy.service';
 import { OtpService } from './otp.service';
 
 const COMPANY = 'company-1';
@@ -73,6 +74,7 @@ function service(fakes: Fakes = {}) {
       fraud,
       { admit: async () => undefined } as unknown as OtpOptOutPolicy,
       new PlatformMetrics('gateway', { defaultMetrics: false }),
+      { check: async () => undefined } as unknown as SenderPolicy,
     ),
     calls,
   };

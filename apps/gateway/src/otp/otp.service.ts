@@ -30,6 +30,8 @@ import { OtpFraudGuard } from './otp-fraud-guard.service';
 import { OtpMetrics } from './otp-metrics';
 import { OtpOptOutPolicy } from './otp-opt-out-policy.service';
 import { OtpRateLimiter } from './otp-rate-limiter.service';
+import { SenderPolicy } from '../senders/sender-policy.service';
+import { DEFAULT_OTP_SENDER } from './otp-request';
 
 /**
  * How long an application (its settings included) is used without reading it again: an
@@ -55,6 +57,7 @@ export class OtpService implements BeforeApplicationShutdown {
     private readonly fraud: OtpFraudGuard,
     private readonly optOuts: OtpOptOutPolicy,
     metrics: PlatformMetrics,
+    private readonly senders: SenderPolicy,
   ) {
     this.metrics = new OtpMetrics(metrics);
   }
@@ -66,6 +69,7 @@ export class OtpService implements BeforeApplicationShutdown {
     const application = await this.application(companyId, request.appid);
     const phone = parsePhoneNumber(request.recipient);
     if (!phone.ok) throw badRequest(INVALID_PHONE_NUMBER);
+    await this.senders.check(companyId, request.sender, DEFAULT_OTP_SENDER);
     await this.optOuts.admit(companyId, request.channel, request.sender, phone.e164);
     const check = {
       companyId,

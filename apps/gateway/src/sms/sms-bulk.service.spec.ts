@@ -5,6 +5,8 @@ import { PlatformMetrics } from '@mp/metrics';
 import { GatewayEnv } from '../gateway.env';
 import type { PriceBook } from '../pricing/price-book.service';
 import { refusal } from '../testing/api-refusal';
+import type { SenderPolicy } from '../senders/sender-policy.service';
+import type { StatusCallbacks } from '../senders/status-callbacks.service';
 import { SmsBulkService } from './sms-bulk.service';
 
 const COMPANY = 'company-1';
@@ -35,7 +37,17 @@ function service(answer: (command: CampaignCommand) => AcceptedCampaign | Error)
     },
   } as unknown as CampaignAcceptanceService;
   const priceBook = { rules: async () => DEFAULT_PRICES } as unknown as PriceBook;
-  return { bulk: new SmsBulkService(campaigns, priceBook, new GatewayEnv(), new PlatformMetrics('gateway', { defaultMetrics: false })), commands };
+  return {
+    bulk: new SmsBulkService(
+      campaigns,
+      priceBook,
+      new GatewayEnv(),
+      new PlatformMetrics('gateway', { defaultMetrics: false }),
+      { checkAll: async () => undefined } as unknown as SenderPolicy,
+      { addressFor: async (_: string, url: string | null) => url } as unknown as StatusCallbacks,
+    ),
+    commands,
+  };
 }
 
 const request = { recipients: '+447911123456, +447911123457, 12', message: 'Spring sale', from: 'Acme' };

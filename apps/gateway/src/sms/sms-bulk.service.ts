@@ -6,6 +6,8 @@ import { CampaignAcceptanceService, CampaignEmptyError, CampaignNotAffordableErr
 import { INVALID_PHONE_NUMBER } from '@mp/messaging-domain';
 import { GatewayEnv } from '../gateway.env';
 import { PriceBook } from '../pricing/price-book.service';
+import { SenderPolicy } from '../senders/sender-policy.service';
+import { StatusCallbacks } from '../senders/status-callbacks.service';
 import { resolveBulkRequest, type SmsBulkRequest } from './sms-bulk-request';
 import { webhookPolicyOf } from './sms-request';
 
@@ -22,6 +24,8 @@ export class SmsBulkService {
     private readonly priceBook: PriceBook,
     private readonly config: GatewayEnv,
     metrics: PlatformMetrics,
+    private readonly senders: SenderPolicy,
+    private readonly statusCallbacks: StatusCallbacks,
   ) {
     this.ledgerMetrics = new LedgerMetrics(metrics);
   }
@@ -30,6 +34,7 @@ export class SmsBulkService {
     const resolved = resolveBulkRequest(body, { webhookPolicy: webhookPolicyOf(this.config) });
     if (!resolved.ok) throw new ApiError(HttpStatus.BAD_REQUEST, resolved.error);
     const request = resolved.value;
+    await this.senders.checkAll(companyId, sendersOf(request));
     let accepted: AcceptedCampaign;
     try {
       accepted = await this.campaigns.accept(
@@ -38,7 +43,7 @@ export class SmsBulkService {
           sender: request.sender,
           priority: request.priority,
           reference: request.reference,
-          webhookUrl: request.webhookUrl,
+          webhookUrl: await this.statusCallbacks.addressFor(companyId, request.webhookUrl),
           batchSize: request.batchSize,
           delayBetweenBatchesS: request.delayBetweenBatchesS,
           scheduledAt: request.scheduledAt,
@@ -52,6 +57,13 @@ export class SmsBulkService {
     this.ledgerMetrics.debited('campaign', accepted.plan.totalCost);
     return { status: 'success' as const, message: 'Bulk SMS campaign accepted', data: campaignData(request, accepted) };
   }
+}
+
+/** The campaign's sender and each other one its messages name. */
+function sendersOf(request: SmsBulkRequest): Set<string> {
+  const senders = new Set([request.sender]);
+  if (request.input.mode === 2) for (const message of request.input.messages) if (typeof message.from === 'string') senders.add(message.from.trim());
+  return senders;
 }
 
 /** Shape A (totals) when every batch is released at once; shape B (per batch) when spaced or scheduled. */

@@ -16,6 +16,8 @@ import type { OutboxRelay } from '@mp/queue-runtime';
 import { GatewayEnv } from '../gateway.env';
 import type { PriceBook } from '../pricing/price-book.service';
 import { refusal } from '../testing/api-refusal';
+import type { SenderPolicy } from '../senders/sender-policy.service';
+import type { StatusCallbacks } from '../senders/status-callbacks.service';
 import { SmsService } from './sms.service';
 
 const COMPANY = 'company-1';
@@ -62,6 +64,8 @@ function service(
     new GatewayEnv(),
     suppression,
     new PlatformMetrics('gateway', { defaultMetrics: false }),
+    { check: async () => undefined } as unknown as SenderPolicy,
+    { addressFor: async (_: string, url: string | null) => url } as unknown as StatusCallbacks,
   );
   return { sms, removed };
 }

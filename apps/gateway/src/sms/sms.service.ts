@@ -19,6 +19,8 @@ import { OutboxRelay } from '@mp/queue-runtime';
 import { GatewayEnv } from '../gateway.env';
 import type { RecordPendingAnswer } from '../idempotency/idempotent-send.decorator';
 import { PriceBook } from '../pricing/price-book.service';
+import { SenderPolicy } from '../senders/sender-policy.service';
+import { StatusCallbacks } from '../senders/status-callbacks.service';
 import { MAX_RECIPIENTS_PER_SEND, resolveSmsRequest, webhookPolicyOf, type SmsRequest } from './sms-request';
 import { multiRecipientResponse, singleRecipientResponse } from './sms-responses';
 import type { SmsSendDto } from './sms-send.dto';
@@ -36,6 +38,8 @@ export class SmsService implements BeforeApplicationShutdown {
     private readonly config: GatewayEnv,
     private readonly suppression: SuppressionCheck,
     metrics: PlatformMetrics,
+    private readonly senders: SenderPolicy,
+    private readonly statusCallbacks: StatusCallbacks,
   ) {
     this.ledgerMetrics = new LedgerMetrics(metrics);
   }
@@ -43,6 +47,7 @@ export class SmsService implements BeforeApplicationShutdown {
   /** With recordPendingAnswer (an Idempotency-Key), the answer is recorded before the send commits, its balance left to its ledger charge. */
   async send(companyId: string, dto: SmsSendDto, recordPendingAnswer?: RecordPendingAnswer) {
     const request = this.resolve(dto);
+    await this.senders.check(companyId, request.sender);
     const parsed = parseRecipients(request.recipients);
     if (parsed.total > MAX_RECIPIENTS_PER_SEND) {
       throw badRequest(`at most ${MAX_RECIPIENTS_PER_SEND} recipients per request; use POST /sms/send-bulk for more`);
@@ -63,7 +68,7 @@ export class SmsService implements BeforeApplicationShutdown {
           body: request.message,
           recipients: list.valid.map((entry) => entry.e164),
           reference: request.reference,
-          webhookUrl: request.webhookUrl,
+          webhookUrl: await this.statusCallbacks.addressFor(companyId, request.webhookUrl),
           scheduledAt: request.scheduledAt,
         },
         await this.priceBook.rules(),

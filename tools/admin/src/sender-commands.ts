@@ -1,0 +1,90 @@
+import { AuditLogRepository, InvalidArgumentError, MessagingSettings, parseNumber, parseSenderId, SenderRegistry, type AssignedSender } from '@mp/accounts';
+import { checkWebhookUrl } from '@mp/webhooks';
+import { parseOptions } from './arguments';
+import type { AdminContext, Command } from './commands';
+import { UsageError } from './usage-error';
+
+const registry = async (context: AdminContext) => {
+  const db = await context.database();
+  return new SenderRegistry(db, new AuditLogRepository(db));
+};
+const settings = async (context: AdminContext) => {
+  const db = await context.database();
+  return new MessagingSettings(db, new AuditLogRepository(db));
+};
+
+const shown = (sender: AssignedSender) => ({ value: sender.value, kind: sender.kind, company_id: sender.companyId, assigned_at: sender.createdAt });
+
+function numberKind(kind: string | undefined): 'long_code' | 'short_code' {
+  if (kind === undefined || kind === 'long_code' || kind === 'short_code') return kind ?? 'long_code';
+  throw new UsageError('--kind must be long_code or short_code');
+}
+
+/** The address, checked as a send's webhook_url is (with the same WEBHOOK_ALLOW_* variables); "none" clears it. */
+function statusCallback(text: string, context: AdminContext): string | null {
+  if (text === 'none') return null;
+  try {
+    return checkWebhookUrl(text, { allowLoopback: context.config.WEBHOOK_ALLOW_LOOPBACK, allowPrivate: context.config.WEBHOOK_ALLOW_PRIVATE }).toString();
+  } catch (error) {
+    throw new InvalidArgumentError(`--status-callback must be an http(s) URL of a public address without credentials, or "none": ${(error as Error).message}`);
+  }
+}
+
+/** Numbers and sender ids of a company (company_senders), and its messaging settings. */
+export const SENDER_COMMANDS: Record<string, Command> = {
+  'number:assign': {
+    summary: 'assign a number (E.164) to a company: its sends may use it as from, no other company may',
+    usage: 'number:assign --company ID --number +447400900123 [--kind long_code|short_code]',
+    run: async (args, context) => {
+      const { values } = parseOptions(args, { required: ['company', 'number'], optional: ['kind'] });
+      const kind = numberKind(values.kind);
+      return shown(await (await registry(context)).assign(values.company, parseNumber(values.number), kind));
+    },
+  },
+  'number:unassign': {
+    summary: 'take a number from a company',
+    usage: 'number:unassign --company ID --number +447400900123',
+    run: async (args, context) => {
+      const { values } = parseOptions(args, { required: ['company', 'number'] });
+      return { unassigned: await (await registry(context)).unassign(values.company, parseNumber(values.number)) };
+    },
+  },
+  'sender:assign': {
+    summary: 'assign an alphanumeric sender id to a company: its sends may use it as from, no other company may',
+    usage: 'sender:assign --company ID --sender Acme',
+    run: async (args, context) => {
+      const { values } = parseOptions(args, { required: ['company', 'sender'] });
+      return shown(await (await registry(context)).assign(values.company, parseSenderId(values.sender), 'alphanumeric'));
+    },
+  },
+  'sender:unassign': {
+    summary: 'take a sender id from a company',
+    usage: 'sender:unassign --company ID --sender Acme',
+    run: async (args, context) => {
+      const { values } = parseOptions(args, { required: ['company', 'sender'] });
+      return { unassigned: await (await registry(context)).unassign(values.company, values.sender) };
+    },
+  },
+  'sender:list': {
+    summary: 'list the numbers and sender ids of a company',
+    usage: 'sender:list --company ID',
+    run: async (args, context) => {
+      const { values } = parseOptions(args, { required: ['company'] });
+      return { senders: (await (await registry(context)).list(values.company)).map(shown) };
+    },
+  },
+  'company:settings': {
+    summary: 'show, or change, the default status-callback address of every message sent without a webhook_url ("none" clears it)',
+    usage: 'company:settings --company ID [--status-callback URL|none]',
+    run: async (args, context) => {
+      const { values } = parseOptions(args, { required: ['company'], optional: ['status-callback'] });
+      const messaging = await settings(context);
+      const view =
+        values['status-callback'] === undefined
+          ? await messaging.get(values.company)
+          : await messaging.setStatusCallbackUrl(values.company, statusCallback(values['status-callback'], context));
+      if (!view) throw new InvalidArgumentError(`no company ${values.company}`);
+      return { company_id: values.company, status_callback_url: view.statusCallbackUrl };
+    },
+  },
+};
