@@ -24,7 +24,7 @@ export class OtpController {
   )
   @ApiPaymentRequired('Insufficient balance: `{ error, balance, cost }`; nothing sent or charged')
   @ApiForbidden(
-    "The destination's country is not allowed for this application; or `Recipient has opted out`: the number is on the company's suppression list for this sender or all its numbers (an SMS OTP; unless the company set `otp_ignores_opt_outs`), nothing sent or charged",
+    "The destination's country is not allowed for this application; or `Recipient has opted out`: the number is on the company's suppression list for this sender or all its numbers (an SMS OTP; unless the company set `otp_ignores_opt_outs`), nothing sent or charged; or `from` is a number or sender id assigned to another company (`from is a number or sender id assigned to another company`), or, with `SENDER_IDS_REGISTERED_ONLY`, one not assigned to this company: nothing was sent or charged",
   )
   @ApiNotFound('`appid` is not an application of this company, or `template` not one of its templates')
   @ApiTooManyRequests('Rate limit, prefix limit, or recipient blocked: `{ error, retry_after }` and `Retry-After`')

@@ -47,7 +47,7 @@ export class SmsController {
   @ApiResponse({
     status: 403,
     description:
-      "`Recipient has opted out`: every valid recipient is on the company's suppression list for this `from` (or for all its numbers; see /sms/opt-outs), with `failed_numbers` when several were given; nothing was sent or charged. Of several recipients, those who opted out are listed as failed with that error, uncharged, and the others sent",
+      "`Recipient has opted out`: every valid recipient is on the company's suppression list for this `from` (or for all its numbers; see /sms/opt-outs), with `failed_numbers` when several were given; nothing was sent or charged. Of several recipients, those who opted out are listed as failed with that error, uncharged, and the others sent; or `from` is a number or sender id assigned to another company (`from is a number or sender id assigned to another company`), or, with `SENDER_IDS_REGISTERED_ONLY`, one not assigned to this company: nothing was sent or charged",
     type: BulkBadRequestBodyDto,
   })
   @IdempotentSend()
@@ -72,6 +72,12 @@ export class SmsController {
     'Insufficient balance for the whole campaign: `{ error, balance, required, recipients }`; nothing stored, queued or charged',
     BulkInsufficientBalanceBodyDto,
   )
+  @ApiResponse({
+    status: 403,
+    description:
+      'The campaign’s `from`, or a message’s, is a number or sender id assigned to another company, or, with `SENDER_IDS_REGISTERED_ONLY`, one not assigned to this company: nothing stored or charged',
+    type: ErrorBodyDto,
+  })
   @ApiResponse({ status: 413, description: 'Body over 64 MiB, however it is framed', type: ErrorBodyDto })
   sendBulk(@CurrentPrincipal() principal: Principal, @Req() request: FastifyRequest) {
     // Read from the parsed JSON as it is: the validation pipe would walk a million entries.
