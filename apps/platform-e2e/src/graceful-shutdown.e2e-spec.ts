@@ -68,15 +68,27 @@ describe('graceful shutdown of every app under load', () => {
   let campaignId: string;
   const stops: Stop[] = [];
 
+  /**
+   * SIGTERMs one app and starts another. A gateway's replacement starts first, as a rolling update
+   * does, so the traffic keeps a way through; the dispatcher's after the signal, so that it is
+   * surely stopped with the campaign's parts still flowing (starting one on a loaded machine can
+   * take longer than the rest of the campaign). The stopping app leaves the traffic's list at the
+   * signal, as Kubernetes takes a terminating pod out of its Service's endpoints: requests already
+   * sent to it must still be answered.
+   */
   async function sigterm(app: FleetApp, which = 0): Promise<void> {
     const target = fleet.running[app][which];
     const watching = watchReadiness(target);
-    // The new one first, as a rolling update does: the traffic keeps a way through.
-    await fleet.start(app);
-    await sleep(300);
+    const replacementFirst = app !== 'sms-dispatcher';
+    if (replacementFirst) {
+      await fleet.start(app);
+      await sleep(300);
+    }
     const campaignPartsAtCarrier = await campaignPartsAccepted();
-    const exit = await target.kill('SIGTERM');
+    const exiting = target.kill('SIGTERM');
     fleet.forget(target);
+    const exit = await exiting;
+    if (!replacementFirst) await fleet.start(app);
     const { seen, notReady } = await watching;
     stops.push({ app, exit, notReadyBeforeExit: notReady, readiness: seen, campaignPartsAtCarrier });
   }
