@@ -6,6 +6,8 @@ import type { AuditActor, AuditLogRepository } from '../people/audit-log.reposit
 export interface MessagingSettingsView {
   /** Receives the status events of the company's messages sent without a webhook_url; null: none. */
   statusCallbackUrl: string | null;
+  /** Receives message.received, for each message a handset sends to the company's numbers; null: none. */
+  inboundWebhookUrl: string | null;
 }
 
 /**
@@ -21,20 +23,37 @@ export class MessagingSettings {
 
   /** null when no company has this id. */
   async get(companyId: string): Promise<MessagingSettingsView | null> {
-    const rows: { status_callback_url: string | null }[] = await this.db.query(`SELECT status_callback_url FROM companies WHERE id = $1`, [companyId]);
+    const rows: { status_callback_url: string | null; inbound_webhook_url: string | null }[] = await this.db.query(
+      `SELECT status_callback_url, inbound_webhook_url FROM companies WHERE id = $1`,
+      [companyId],
+    );
     if (rows.length === 0) return null;
-    return { statusCallbackUrl: rows[0].status_callback_url };
+    return { statusCallbackUrl: rows[0].status_callback_url, inboundWebhookUrl: rows[0].inbound_webhook_url };
   }
 
   async setStatusCallbackUrl(companyId: string, url: string | null, actor: AuditActor = null): Promise<MessagingSettingsView> {
+    return this.set(companyId, 'status_callback_url', url, actor);
+  }
+
+  /** The address of message.received (docs/decisions/0050-inbound-messages.md); null: none. */
+  async setInboundWebhookUrl(companyId: string, url: string | null, actor: AuditActor = null): Promise<MessagingSettingsView> {
+    return this.set(companyId, 'inbound_webhook_url', url, actor);
+  }
+
+  private async set(
+    companyId: string,
+    column: 'status_callback_url' | 'inbound_webhook_url',
+    url: string | null,
+    actor: AuditActor,
+  ): Promise<MessagingSettingsView> {
     return this.db.transaction(async (manager) => {
-      const [{ changed }]: { changed: number }[] = await manager.query(
-        `WITH changed AS (UPDATE companies SET status_callback_url = $2 WHERE id = $1 RETURNING id) SELECT count(*)::int AS changed FROM changed`,
+      const rows: { status_callback_url: string | null; inbound_webhook_url: string | null }[] = await manager.query(
+        `WITH changed AS (UPDATE companies SET ${column} = $2 WHERE id = $1 RETURNING status_callback_url, inbound_webhook_url) SELECT * FROM changed`,
         [companyId, url],
       );
-      if (changed === 0) throw new NotFoundError(`no company ${companyId}`);
-      await this.audit.record(manager, { companyId, actor, action: 'settings.changed', details: { messaging: { status_callback_url: url } } });
-      return { statusCallbackUrl: url };
+      if (rows.length === 0) throw new NotFoundError(`no company ${companyId}`);
+      await this.audit.record(manager, { companyId, actor, action: 'settings.changed', details: { messaging: { [column]: url } } });
+      return { statusCallbackUrl: rows[0].status_callback_url, inboundWebhookUrl: rows[0].inbound_webhook_url };
     });
   }
 }

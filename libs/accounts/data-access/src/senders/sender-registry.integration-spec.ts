@@ -84,15 +84,28 @@ describe('company senders and the status callback (PostgreSQL)', () => {
 
   it('sets and clears the status callback address, audited', async () => {
     const company = await newCompany();
-    expect(await settings.get(company)).toEqual({ statusCallbackUrl: null });
+    expect(await settings.get(company)).toEqual({ statusCallbackUrl: null, inboundWebhookUrl: null });
     await settings.setStatusCallbackUrl(company, 'https://hooks.example.com/status');
-    expect(await settings.get(company)).toEqual({ statusCallbackUrl: 'https://hooks.example.com/status' });
+    expect(await settings.get(company)).toEqual({ statusCallbackUrl: 'https://hooks.example.com/status', inboundWebhookUrl: null });
     await settings.setStatusCallbackUrl(company, null);
-    expect(await settings.get(company)).toEqual({ statusCallbackUrl: null });
+    expect(await settings.get(company)).toEqual({ statusCallbackUrl: null, inboundWebhookUrl: null });
     expect((await auditOf(company, 'settings.changed')).map((entry) => entry.details)).toEqual([
       { messaging: { status_callback_url: 'https://hooks.example.com/status' } },
       { messaging: { status_callback_url: null } },
     ]);
     await expect(settings.setStatusCallbackUrl('00000000-0000-4000-8000-000000000000', null)).rejects.toThrow(NotFoundError);
+  });
+
+  it('sets the inbound webhook address apart from the status callback, audited', async () => {
+    const company = await newCompany();
+    await settings.setStatusCallbackUrl(company, 'https://hooks.example.com/status');
+    expect(await settings.setInboundWebhookUrl(company, 'https://hooks.example.com/inbound')).toEqual({
+      statusCallbackUrl: 'https://hooks.example.com/status',
+      inboundWebhookUrl: 'https://hooks.example.com/inbound',
+    });
+    expect((await auditOf(company, 'settings.changed')).map((entry) => entry.details)).toContainEqual({
+      messaging: { inbound_webhook_url: 'https://hooks.example.com/inbound' },
+    });
+    await expect(settings.setInboundWebhookUrl('00000000-0000-4000-8000-000000000000', null)).rejects.toThrow(NotFoundError);
   });
 });

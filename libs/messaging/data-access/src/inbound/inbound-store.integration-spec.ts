@@ -85,7 +85,7 @@ describe('InboundStore (PostgreSQL)', () => {
     const stored = await store.receive(parts[1]);
     expect(stored).toMatchObject({ outcome: 'stored', companyId });
     expect(await store.receive(parts[1])).toEqual({ outcome: 'duplicate' });
-    const page = await views.list(companyId, { from, to: null, since: null, until: null }, { limit: 10, cursor: null });
+    const page = await views.list(companyId, { from, to: null, since: null, before: null }, { limit: 10, cursor: null });
     expect(page.items).toEqual([expect.objectContaining({ from, to, text, parts: 3 })]);
   });
 
@@ -118,11 +118,11 @@ describe('InboundStore (PostgreSQL)', () => {
     const [from, to] = [number(), number()];
     await assign(to, companyId);
     for (const text of ['one', 'two', 'three']) await store.receive(single(from, to, text));
-    const first = await views.list(companyId, { from, to, since: null, until: null }, { limit: 2, cursor: null });
+    const first = await views.list(companyId, { from, to, since: null, before: null }, { limit: 2, cursor: null });
     expect(first.items.map((item) => item.text)).toEqual(['three', 'two']);
-    const second = await views.list(companyId, { from, to, since: null, until: null }, { limit: 2, cursor: first.next_cursor });
+    const second = await views.list(companyId, { from, to, since: null, before: null }, { limit: 2, cursor: first.next_cursor });
     expect(second).toEqual({ items: [expect.objectContaining({ text: 'one' })], next_cursor: null });
-    const future = await views.list(companyId, { from, to, since: new Date(Date.now() + 60_000).toISOString(), until: null }, { limit: 2, cursor: null });
+    const future = await views.list(companyId, { from, to, since: new Date(Date.now() + 60_000), before: null }, { limit: 2, cursor: null });
     expect(future.items).toEqual([]);
   });
 
@@ -131,7 +131,9 @@ describe('InboundStore (PostgreSQL)', () => {
     const parts = multipart(from, to, 'y'.repeat(200), 11);
     await store.receive(parts[0]);
     await db.query(`UPDATE inbound_fragments SET received_at = now() - interval '2 hours' WHERE sender = $1`, [from]);
+    const before = await db.query(`SELECT count(*)::int AS n FROM inbound_fragments WHERE received_at < now() - interval '1 hour'`);
     const expired = await store.expireFragments();
+    expect(expired.dropped).toBe(before[0].n);
     expect(expired.incomplete).toBeGreaterThanOrEqual(1);
     expect(await db.query(`SELECT 1 FROM inbound_fragments WHERE sender = $1`, [from])).toEqual([]);
   });

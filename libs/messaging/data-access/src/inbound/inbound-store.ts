@@ -97,7 +97,8 @@ export class InboundStore {
   /** Drops fragments older than fragmentTtlMs (those never joined, and those joined long enough ago); returns how many. */
   async expireFragments(): Promise<{ dropped: number; incomplete: number }> {
     const rows: { joined: boolean }[] = await this.db.query(
-      `DELETE FROM inbound_fragments WHERE received_at < now() - make_interval(secs => $1::double precision / 1000) RETURNING message_id IS NOT NULL AS joined`,
+      `WITH dropped AS (DELETE FROM inbound_fragments WHERE received_at < now() - make_interval(secs => $1::double precision / 1000) RETURNING message_id)
+       SELECT message_id IS NOT NULL AS joined FROM dropped`,
       [this.options.fragmentTtlMs],
     );
     return { dropped: rows.length, incomplete: rows.filter((row) => !row.joined).length };

@@ -15,9 +15,10 @@ export interface InboundMessageView {
 export interface InboundFilter {
   from: string | null;
   to: string | null;
-  /** ISO times, inclusive since, exclusive until. */
-  since: string | null;
-  until: string | null;
+  /** Received at or after. */
+  since: Date | null;
+  /** Received before. */
+  before: Date | null;
 }
 
 export const INBOUND_MAX_LIMIT = 100;
@@ -69,18 +70,12 @@ export class InboundViews {
     if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > INBOUND_MAX_LIMIT) {
       throw new InboundFilterError(`limit must be an integer from 1 to ${INBOUND_MAX_LIMIT}`);
     }
-    for (const [name, value] of [
-      ['since', filter.since],
-      ['until', filter.until],
-    ] as const) {
-      if (value !== null && Number.isNaN(Date.parse(value))) throw new InboundFilterError(`${name} must be a date-time, e.g. 2026-11-26T10:00:00Z`);
-    }
     const after = page.cursor === null ? null : decodeCursorOrThrow(page.cursor, CURSOR_SHAPE);
     const where: Sql[] = [sql`i.company_id = ${companyId}`];
     if (filter.from !== null) where.push(sql`i.sender = ${filter.from}`);
     if (filter.to !== null) where.push(sql`i.recipient = ${filter.to}`);
-    if (filter.since !== null) where.push(sql`i.received_at >= ${new Date(filter.since).toISOString()}::timestamptz`);
-    if (filter.until !== null) where.push(sql`i.received_at < ${new Date(filter.until).toISOString()}::timestamptz`);
+    if (filter.since !== null) where.push(sql`i.received_at >= ${filter.since.toISOString()}::timestamptz`);
+    if (filter.before !== null) where.push(sql`i.received_at < ${filter.before.toISOString()}::timestamptz`);
     if (after !== null) where.push(sql`(i.received_at, i.id) < (timestamptz 'epoch' + ${after[0]}::bigint * interval '1 microsecond', ${after[1]}::uuid)`);
     const statement = sql`SELECT ${COLUMNS} FROM inbound_messages i WHERE ${join(where, ' AND ')}
       ORDER BY i.received_at DESC, i.id DESC LIMIT ${page.limit + 1}`;
