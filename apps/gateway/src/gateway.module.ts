@@ -12,6 +12,7 @@ import { DashboardModule } from './dashboard/dashboard.module';
 import { GatewayEnv } from './gateway.env';
 import { GatewayHealthController } from './health/gateway-health.controller';
 import { IdempotencyModule } from './idempotency/idempotency.module';
+import { InboundModule } from './inbound/inbound.module';
 import { OptOutsModule } from './opt-outs/opt-outs.module';
 import { OtpModule } from './otp/otp.module';
 import { SendersModule } from './senders/senders.module';
@@ -42,6 +43,7 @@ export class GatewayModule {
         AuthModule,
         BalanceModule,
         SendersModule,
+        InboundModule,
         SmsModule,
         UsageModule,
         OptOutsModule,
