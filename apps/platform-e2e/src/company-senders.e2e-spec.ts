@@ -83,7 +83,7 @@ describe('company numbers and sender ids end to end', () => {
     const company = await createCompany('Status callback', '5');
     const set = await runAdmin(['company:settings', '--company', company.company_id, '--status-callback', receiver.url], { WEBHOOK_ALLOW_LOOPBACK: 'true' });
     expect(set.code).toBe(0);
-    expect(set.json).toEqual({ company_id: company.company_id, status_callback_url: receiver.url });
+    expect(set.json).toEqual({ company_id: company.company_id, status_callback_url: receiver.url, inbound_webhook_url: null });
     expect((await api.as(company).get('/settings')).body).toMatchObject({ data: { status_callback_url: receiver.url } });
 
     const to = uniqueNumber(4);

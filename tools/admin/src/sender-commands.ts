@@ -21,12 +21,12 @@ function numberKind(kind: string | undefined): 'long_code' | 'short_code' {
 }
 
 /** The address, checked as a send's webhook_url is (with the same WEBHOOK_ALLOW_* variables); "none" clears it. */
-function statusCallback(text: string, context: AdminContext): string | null {
+function statusCallback(text: string, context: AdminContext, option = '--status-callback'): string | null {
   if (text === 'none') return null;
   try {
     return checkWebhookUrl(text, { allowLoopback: context.config.WEBHOOK_ALLOW_LOOPBACK, allowPrivate: context.config.WEBHOOK_ALLOW_PRIVATE }).toString();
   } catch (error) {
-    throw new InvalidArgumentError(`--status-callback must be an http(s) URL of a public address without credentials, or "none": ${(error as Error).message}`);
+    throw new InvalidArgumentError(`${option} must be an http(s) URL of a public address without credentials, or "none": ${(error as Error).message}`);
   }
 }
 
@@ -74,17 +74,19 @@ export const SENDER_COMMANDS: Record<string, Command> = {
     },
   },
   'company:settings': {
-    summary: 'show, or change, the default status-callback address of every message sent without a webhook_url ("none" clears it)',
-    usage: 'company:settings --company ID [--status-callback URL|none]',
+    summary:
+      'show, or change, the default status-callback address of every message sent without a webhook_url, and the inbound webhook address of message.received ("none" clears either)',
+    usage: 'company:settings --company ID [--status-callback URL|none] [--inbound-webhook URL|none]',
     run: async (args, context) => {
-      const { values } = parseOptions(args, { required: ['company'], optional: ['status-callback'] });
+      const { values } = parseOptions(args, { required: ['company'], optional: ['status-callback', 'inbound-webhook'] });
       const messaging = await settings(context);
-      const view =
-        values['status-callback'] === undefined
-          ? await messaging.get(values.company)
-          : await messaging.setStatusCallbackUrl(values.company, statusCallback(values['status-callback'], context));
+      if (values['status-callback'] !== undefined) await messaging.setStatusCallbackUrl(values.company, statusCallback(values['status-callback'], context));
+      if (values['inbound-webhook'] !== undefined) {
+        await messaging.setInboundWebhookUrl(values.company, statusCallback(values['inbound-webhook'], context, '--inbound-webhook'));
+      }
+      const view = await messaging.get(values.company);
       if (!view) throw new InvalidArgumentError(`no company ${values.company}`);
-      return { company_id: values.company, status_callback_url: view.statusCallbackUrl };
+      return { company_id: values.company, status_callback_url: view.statusCallbackUrl, inbound_webhook_url: view.inboundWebhookUrl };
     },
   },
 };

@@ -10,7 +10,10 @@ import { webhookPolicyOf } from '../sms/sms-request';
 import { AccountSettingsResponseDto, SendersResponseDto, UpdateAccountSettingsDto, type AccountSettingsDto, type SenderDto } from './senders.dto';
 
 const shown = (sender: AssignedSender): SenderDto => ({ value: sender.value, kind: sender.kind, assigned_at: sender.createdAt.toISOString() });
-const settingsOf = (view: MessagingSettingsView): AccountSettingsDto => ({ status_callback_url: view.statusCallbackUrl });
+const settingsOf = (view: MessagingSettingsView): AccountSettingsDto => ({
+  status_callback_url: view.statusCallbackUrl,
+  inbound_webhook_url: view.inboundWebhookUrl,
+});
 
 @ApiTags('account')
 @Controller()
@@ -53,24 +56,30 @@ export class SendersController {
   @HttpCode(200)
   @ApiOperation({
     summary: "Change the calling company's messaging settings",
-    description: 'Fields not given stay as they are. A changed `status_callback_url` applies to sends accepted from a few seconds later.',
+    description:
+      'Fields not given stay as they are. A changed `status_callback_url` applies to sends accepted from a few seconds later; a changed `inbound_webhook_url` to inbound messages stored from then on.',
   })
   @ApiOkResponse({ type: AccountSettingsResponseDto, description: 'The settings as they are now' })
-  @ApiBadRequest('A `status_callback_url` that is neither empty nor an http(s) URL of a public address without credentials, or an unknown field')
+  @ApiBadRequest(
+    'A `status_callback_url` or `inbound_webhook_url` that is neither empty nor an http(s) URL of a public address without credentials, or an unknown field',
+  )
   async update(@CurrentPrincipal() principal: Principal, @Body() body: UpdateAccountSettingsDto): Promise<AccountSettingsResponseDto> {
     let view = await this.settings.get(principal.companyId);
     if (!view) throw new ApiError(HttpStatus.NOT_FOUND, 'Company not found');
     if (body.status_callback_url !== undefined) {
       view = await this.settings.setStatusCallbackUrl(principal.companyId, this.statusCallback(body.status_callback_url));
     }
+    if (body.inbound_webhook_url !== undefined) {
+      view = await this.settings.setInboundWebhookUrl(principal.companyId, this.statusCallback(body.inbound_webhook_url, 'inbound_webhook_url'));
+    }
     return { status: 'success', message: 'Settings updated', data: settingsOf(view) };
   }
 
-  private statusCallback(value: unknown): string | null {
+  private statusCallback(value: unknown, field = 'status_callback_url'): string | null {
     // The API's pipe takes a null field as one not given, so an empty text is what clears it.
     if (value === '') return null;
     const refused = (reason: string) =>
-      new ApiError(HttpStatus.BAD_REQUEST, `status_callback_url must be an http(s) URL of a public address without credentials, or "" to clear it: ${reason}`);
+      new ApiError(HttpStatus.BAD_REQUEST, `${field} must be an http(s) URL of a public address without credentials, or "" to clear it: ${reason}`);
     if (typeof value !== 'string') throw refused('not a valid URL');
     try {
       return checkWebhookUrl(value.trim(), webhookPolicyOf(this.config)).toString();

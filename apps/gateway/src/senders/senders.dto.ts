@@ -24,6 +24,12 @@ export class AccountSettingsDto {
       'Receives the signed status events (`message.sent`, `message.delivered`, `message.failed`) of every message sent without a `webhook_url`; null: none',
   })
   status_callback_url: string | null;
+
+  @NullableText({
+    example: 'https://example.com/hooks/sms-inbound',
+    description: 'Receives a signed `message.received` event for each message a handset sends to one of the company’s numbers; null: none',
+  })
+  inbound_webhook_url: string | null;
 }
 
 export class AccountSettingsResponseDto extends SuccessEnvelopeDto {
@@ -41,4 +47,13 @@ export class UpdateAccountSettingsDto {
   })
   @Allow()
   status_callback_url?: unknown;
+
+  @ApiProperty({
+    type: String,
+    required: false,
+    example: 'https://example.com/hooks/sms-inbound',
+    description: 'Where `message.received` goes: an http(s) URL of a public address without credentials; `""` clears it (null changes nothing)',
+  })
+  @Allow()
+  inbound_webhook_url?: unknown;
 }
