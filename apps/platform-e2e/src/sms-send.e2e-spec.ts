@@ -141,7 +141,7 @@ describe('SMS acceptance over HTTP', () => {
   });
 });
 
-describe('Idempotency-Key on POST /sms/send', () => {
+describe('Idempotency-Key on POST /sms/send and /otp/send', () => {
   let stack: RunningStack;
   let company: Company;
 
@@ -185,6 +185,18 @@ describe('Idempotency-Key on POST /sms/send', () => {
     const other = await send('order-2', { to: '+33612345678', message: 'B' });
     expect(other.status).toBe(409);
     expect(other.body).toEqual({ error: 'Idempotency-Key was already used with different parameters' });
+  });
+
+  it('answers a repeat of POST /otp/send with the first answer (its balance the charge left), charging once', async () => {
+    const before = await balance();
+    const otp = (key: string) => api.post('/otp/send', { appid: company.appid, recipient: '+33612345679' }, { headers: { 'idempotency-key': key } });
+    const first = await otp('otp-1');
+    expect(first.status).toBe(200);
+    const repeat = await otp('otp-1');
+    expect(repeat.headers.get('idempotent-replayed')).toBe('true');
+    expect(repeat.body).toEqual(first.body);
+    expect((first.body as { balance: number }).balance).toBeCloseTo(before - 0.01, 4);
+    expect(await balance()).toBeCloseTo(before - 0.01, 4);
   });
 
   it('lets a retry run again after the first attempt failed', async () => {

@@ -20,10 +20,11 @@ export const LEASE_RENEW_MS = 10_000;
  */
 export type AfterCrash = 'ledger' | 'hold';
 
-/** A send's answer before it commits: its `data.balance` is the balance after the ledger charge `chargeReference`. */
+/** A send's answer before it commits: the field at `balancePath` is the balance after the ledger charge `chargeReference`. */
 export interface PendingAnswer {
   status: number;
-  body: { data: Record<string, unknown> } & Record<string, unknown>;
+  body: Record<string, unknown>;
+  balancePath: string[];
   chargeReference: string;
 }
 
@@ -47,7 +48,12 @@ export type IdempotencyRecord = PendingRecord | DoneRecord;
 
 /** The answer a committed send gave, its balance taken from its ledger charge. */
 export function committedAnswer(answer: PendingAnswer, balance: Money): { status: number; body: unknown } {
-  return { status: answer.status, body: { ...answer.body, data: { ...answer.body.data, balance: moneyToJson(balance) } } };
+  return { status: answer.status, body: withValueAt(answer.body, answer.balancePath, moneyToJson(balance)) };
+}
+
+function withValueAt(body: Record<string, unknown>, [field, ...rest]: string[], value: unknown): Record<string, unknown> {
+  const inner = rest.length === 0 ? value : withValueAt((body[field] ?? {}) as Record<string, unknown>, rest, value);
+  return { ...body, [field]: inner };
 }
 
 /** SET the key to ARGV[2] (or DEL it when empty) only if it still holds ARGV[1]: a record changes only from what was read. */

@@ -32,6 +32,7 @@ describe('IdempotencyStore', () => {
     store.recordPendingAnswer(lease, {
       status: 200,
       body: { status: 'success', data: { message_id: pending.messages[0].messageId, balance: 0 } },
+      balancePath: ['data', 'balance'],
       chargeReference: pending.chargeReference,
     });
   const firstOwner = async (companyId: string, key: string): Promise<Lease> => {
@@ -122,7 +123,9 @@ describe('IdempotencyStore', () => {
     }
     await sleep(LEASE_MS * 2);
     expect(await store.claim(company, key, 'fingerprint', 'ledger')).toMatchObject({ kind: 'first' });
-    await expect(store.recordPendingAnswer(lease, { status: 200, body: { data: {} }, chargeReference: 'sms-request:none' })).rejects.toThrow('lease lost');
+    await expect(store.recordPendingAnswer(lease, { status: 200, body: {}, balancePath: ['balance'], chargeReference: 'sms-request:none' })).rejects.toThrow(
+      'lease lost',
+    );
   });
 
   it('holds the key of a handler whose outcome the ledger cannot tell (no takeover) until the record expires', async () => {

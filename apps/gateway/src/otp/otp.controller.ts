@@ -5,6 +5,7 @@ import { ApiBadRequest, ApiForbidden, ApiNotFound, ApiPaymentRequired, ApiTooMan
 import { OtpSentResponseDto, OtpVerifiedResponseDto } from './otp-response.dto';
 import { OtpResendDto, OtpSendDto, OtpVerifyDto } from './otp.dto';
 import { OtpService } from './otp.service';
+import { IdempotentSend, PendingAnswerRecorder, type RecordPendingAnswer } from '../idempotency/idempotent-send.decorator';
 
 @ApiTags('otp')
 @Controller('otp')
@@ -28,8 +29,9 @@ export class OtpController {
   )
   @ApiNotFound('`appid` is not an application of this company, or `template` not one of its templates')
   @ApiTooManyRequests('Rate limit, prefix limit, or recipient blocked: `{ error, retry_after }` and `Retry-After`')
-  send(@CurrentPrincipal() principal: Principal, @Body() body: OtpSendDto) {
-    return this.otp.send(principal.companyId, body);
+  @IdempotentSend()
+  send(@CurrentPrincipal() principal: Principal, @Body() body: OtpSendDto, @PendingAnswerRecorder() recordPendingAnswer?: RecordPendingAnswer) {
+    return this.otp.send(principal.companyId, body, recordPendingAnswer);
   }
 
   @Post('resend')

@@ -20,12 +20,14 @@ import {
   type OtpSent,
   type OtpTarget,
   type VerifyOutcome,
+  type BeforeOtpCommit,
 } from '@mp/otp';
 import type { WindowTake } from '@mp/rate-limit';
 import { LoadingCache } from '../common/loading-cache';
 import { PriceBook } from '../pricing/price-book.service';
 import { resolveOtpSend, resolveOtpTarget, resolveOtpVerify, type OtpSendRequest, type OtpTargetRequest } from './otp-request';
 import type { OtpResendDto } from './otp.dto';
+import type { RecordPendingAnswer } from '../idempotency/idempotent-send.decorator';
 import { OtpFraudGuard } from './otp-fraud-guard.service';
 import { OtpMetrics } from './otp-metrics';
 import { OtpOptOutPolicy } from './otp-opt-out-policy.service';
@@ -62,7 +64,8 @@ export class OtpService implements BeforeApplicationShutdown {
     this.metrics = new OtpMetrics(metrics);
   }
 
-  async send(companyId: string, dto: Parameters<typeof resolveOtpSend>[0]) {
+  /** With recordPendingAnswer (an Idempotency-Key), the answer is recorded before the send commits, its balance left to its ledger charge. */
+  async send(companyId: string, dto: Parameters<typeof resolveOtpSend>[0], recordPendingAnswer?: RecordPendingAnswer) {
     const resolved = resolveOtpSend(dto);
     if (!resolved.ok) throw badRequest(resolved.error);
     const request = resolved.value;
@@ -78,7 +81,11 @@ export class OtpService implements BeforeApplicationShutdown {
       country: phone.country,
     };
     const prefixWindow = await this.fraud.admit(check);
-    const sent = await this.rateLimited(companyId, () => this.sendWith(companyId, application, { ...request, recipient: phone.e164 }), {
+    const beforeCommit: BeforeOtpCommit | undefined =
+      recordPendingAnswer &&
+      (({ chargeReference, ...pending }) =>
+        recordPendingAnswer({ body: sentAnswer('OTP sent', { ...pending, balance: 0n }), balancePath: ['balance'], chargeReference }));
+    const sent = await this.rateLimited(companyId, () => this.sendWith(companyId, application, { ...request, recipient: phone.e164 }, beforeCommit), {
       window: prefixWindow,
       refusal: (limit, retryAfterMs) => this.fraud.prefixRefusal(check, limit, retryAfterMs),
     });
@@ -140,7 +147,7 @@ export class OtpService implements BeforeApplicationShutdown {
     return { applicationId: application.id, recipient: phone.e164 };
   }
 
-  private async sendWith(companyId: string, application: ApplicationEntity, request: OtpSendRequest): Promise<OtpSent> {
+  private async sendWith(companyId: string, application: ApplicationEntity, request: OtpSendRequest, beforeCommit?: BeforeOtpCommit): Promise<OtpSent> {
     // The language of the text used (a translation, `en`, the template's own) is what the OTP is sent in.
     const template = await otpTemplateText(this.templates, application.id, request.template, request.lang, request.channel);
     return this.sender.send(
@@ -158,6 +165,7 @@ export class OtpService implements BeforeApplicationShutdown {
         expiryMinutes: request.expiryMinutes,
       },
       await this.priceBook.rules(),
+      beforeCommit,
     );
   }
 

@@ -58,7 +58,9 @@ export class SmsService implements BeforeApplicationShutdown {
     const list = await this.withoutOptedOut(companyId, request.sender, parsed);
     const respond = (accepted: SmsAcceptance) => (list.total === 1 ? singleRecipientResponse(request, accepted) : multiRecipientResponse(list, accepted));
     const beforeCommit: BeforeCommit | undefined =
-      recordPendingAnswer && (({ chargeReference, ...pending }) => recordPendingAnswer({ body: respond({ ...pending, balance: 0n }), chargeReference }));
+      recordPendingAnswer &&
+      (({ chargeReference, ...pending }) =>
+        recordPendingAnswer({ body: respond({ ...pending, balance: 0n }), balancePath: ['data', 'balance'], chargeReference }));
     const accepted = await this.acceptance
       .accept(
         {

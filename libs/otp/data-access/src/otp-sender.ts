@@ -40,6 +40,16 @@ export interface OtpSent {
   balance: Money;
 }
 
+/** An OTP send about to be committed: its answer but the balance, which its ledger charge `chargeReference` will hold. */
+export type PendingOtp = Omit<OtpSent, 'balance'> & { chargeReference: string };
+
+/** Called with an OTP send before it is committed (an Idempotency-Key's answer is recorded then); a throw refuses the send. */
+export type BeforeOtpCommit = (pending: PendingOtp) => Promise<void>;
+
+function pendingOtp(command: OtpSendCommand, prepared: PreparedOtp): Omit<OtpSent, 'balance'> {
+  return { verificationId: prepared.id, recipient: command.recipient, channel: command.channel, expiresAt: prepared.expiresAt, cost: prepared.message.cost };
+}
+
 /** Called once per committed group with its outbox rows, to enqueue them (the sweeper covers a failure). */
 export type OnOtpCommitted = (outbox: { ids: string[]; jobs: OutboxJob[] }) => Promise<unknown>;
 
@@ -90,20 +100,14 @@ export class OtpSender {
   }
 
   /** Throws OtpBlockedError, OtpNotAffordableError or OtpNoPriceError when the send is refused. */
-  async send(command: OtpSendCommand, prices: readonly PriceRule[]): Promise<OtpSent> {
+  async send(command: OtpSendCommand, prices: readonly PriceRule[], beforeCommit?: BeforeOtpCommit): Promise<OtpSent> {
     const prepared = this.prepare(command, prices);
+    if (beforeCommit) await beforeCommit({ ...pendingOtp(command, prepared), chargeReference: chargeOf(prepared).reference });
     const balance = await this.batcher.submit(prepared).then(
       (written) => written.balance,
       (error: unknown) => this.committedDespite(error, prepared),
     );
-    return {
-      verificationId: prepared.id,
-      recipient: command.recipient,
-      channel: command.channel,
-      expiresAt: prepared.expiresAt,
-      cost: prepared.message.cost,
-      balance,
-    };
+    return { ...pendingOtp(command, prepared), balance };
   }
 
   /** A group whose statement lost its connection may have committed: the send is accepted if its charge is in the ledger (see commit-verification). */

@@ -12,7 +12,7 @@ import { OtpBlockedError, OtpNotAffordableError, OtpNotResendableError, OtpResen
 import { OtpLifecycle } from './otp-lifecycle';
 import { lockRecipient } from './otp-recipient-lock';
 import { OtpResender } from './otp-resender';
-import { OtpSender, type OtpSendCommand } from './otp-sender';
+import { OtpSender, type OtpSendCommand, type PendingOtp } from './otp-sender';
 import { OtpVerifier } from './otp-verifier';
 
 describe('OTP send and verify (PostgreSQL)', () => {
@@ -90,6 +90,27 @@ describe('OTP send and verify (PostgreSQL)', () => {
     expect(dump).not.toContain('90817263');
     expect(JSON.stringify(await db.query(`SELECT * FROM outbox WHERE job_id = $1`, [job.job_id]))).not.toContain('90817263');
     expect(await codeOf(sent.verificationId)).toBe('90817263');
+  });
+
+  it('shows a send, before it commits, to beforeCommit (an Idempotency-Key records its answer then): its charge reference is the one the ledger holds after', async () => {
+    const c = await company();
+    const seen: PendingOtp[] = [];
+    const sent = await sender.send(command(c), DEFAULT_PRICES, async (pending) => {
+      seen.push(pending);
+      const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM ledger_entries WHERE company_id = $1 AND kind = 'charge'`, [c.companyId]);
+      expect(n).toBe(0);
+    });
+    const { balance, ...answer } = sent;
+    expect(seen).toEqual([{ ...answer, chargeReference: `otp:${sent.verificationId}` }]);
+    const [charge] = await db.query(`SELECT balance_after::text AS balance_after FROM ledger_entries WHERE company_id = $1 AND reference = $2`, [
+      c.companyId,
+      seen[0].chargeReference,
+    ]);
+    expect(parseMoney(charge.balance_after)).toBe(balance);
+    const refused = new Error('lease lost');
+    await expect(sender.send(command(c), DEFAULT_PRICES, () => Promise.reject(refused))).rejects.toBe(refused);
+    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM ledger_entries WHERE company_id = $1 AND kind = 'charge'`, [c.companyId]);
+    expect(n).toBe(1);
   });
 
   it('over WhatsApp: one message priced at the whatsapp rate, the code alone sealed, and an otp.whatsapp job', async () => {
