@@ -144,6 +144,7 @@ describe('docs/openapi.json', () => {
       'campaign.completed',
       'message.delivered',
       'message.failed',
+      'message.received',
       'message.sent',
       'otp.delivered',
       'otp.expired',

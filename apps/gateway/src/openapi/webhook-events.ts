@@ -1,6 +1,7 @@
 import { getSchemaPath, type PathItemObject } from '@nestjs/swagger';
 import { OTP_FAILURE_REASONS, OTP_STATES } from '@mp/otp-domain';
 import { Integer, Money, Nested, NullableOneOf, NullableText, NullableTimestamp, OneOf, Text, Timestamp, Uuid } from './schema-properties';
+import { InboundMessageDto } from '../inbound/inbound.dto';
 
 // The webhook events the platform POSTs (apps/webhook-notifier/src/webhooks/*-events.ts), signed
 // per Standard Webhooks (libs/webhooks/src/signing.ts): OpenAPI 3.1 `webhooks`.
@@ -109,6 +110,12 @@ export class CampaignCompletedEventDto {
   @Nested(CampaignCompletedDataDto) data: CampaignCompletedDataDto;
 }
 
+export class MessageReceivedEventDto {
+  @OneOf(['message.received']) type: string;
+  @Timestamp('When it was stored') timestamp: string;
+  @Nested(InboundMessageDto) data: InboundMessageDto;
+}
+
 const SIGNATURE_HEADERS = [
   {
     name: 'webhook-id',
@@ -188,6 +195,13 @@ const EVENTS: { name: string; model: new () => object; summary: string; descript
     model: CampaignCompletedEventDto,
     summary: 'A campaign finished',
     description: "Every batch dispatched or cancelled and every message final. To the campaign's `webhook_url`.",
+  },
+  {
+    name: 'message.received',
+    model: MessageReceivedEventDto,
+    summary: "A handset sent a message to one of the company's numbers",
+    description:
+      "Its parts joined, once however often the carrier sent them. To the company's `inbound_webhook_url` (PUT /settings, or `admin company:settings --inbound-webhook`); also listed by GET /sms/inbound.",
   },
 ];
 
