@@ -29,6 +29,8 @@ const TABLE_OWNERS: Record<string, string> = {
   campaigns: 'libs/messaging/data-access',
   campaign_batches: 'libs/messaging/data-access',
   opt_outs: 'libs/messaging/data-access',
+  inbound_messages: 'libs/messaging/data-access',
+  inbound_fragments: 'libs/messaging/data-access',
   otps: 'libs/otp/data-access',
   otp_events: 'libs/otp/data-access',
   otp_attempts: 'libs/otp/data-access',
