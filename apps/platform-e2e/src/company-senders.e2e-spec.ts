@@ -72,11 +72,13 @@ describe('company numbers and sender ids end to end', () => {
     expect(unassigned.status).toBe(200);
   });
 
-  it('unassigns a number, after which the other company may have it', async () => {
-    const spare = uniqueNumber(3);
+  it('unassigns a short code, after which the other company may have it', async () => {
+    const spare = String(Date.now() % 100_000_000).padStart(8, '0');
     await admin(['number:assign', '--company', owner.company_id, '--number', spare, '--kind', 'short_code']);
     expect(await admin(['number:unassign', '--company', owner.company_id, '--number', spare])).toEqual({ unassigned: true });
-    expect(await admin(['number:assign', '--company', other.company_id, '--number', spare])).toMatchObject({ company_id: other.company_id });
+    expect(await admin(['number:assign', '--company', other.company_id, '--number', spare, '--kind', 'short_code'])).toMatchObject({
+      company_id: other.company_id,
+    });
   });
 
   it("sends the signed status events of a message sent without webhook_url to the company's status callback", async () => {

@@ -33,12 +33,12 @@ function statusCallback(text: string, context: AdminContext, option = '--status-
 /** Numbers and sender ids of a company (company_senders), and its messaging settings. */
 export const SENDER_COMMANDS: Record<string, Command> = {
   'number:assign': {
-    summary: 'assign a number (E.164) to a company: its sends may use it as from, no other company may',
+    summary: 'assign a number (a long code in E.164, or a short code of 3-8 digits) to a company: its sends may use it as from, no other company may',
     usage: 'number:assign --company ID --number +447400900123 [--kind long_code|short_code]',
     run: async (args, context) => {
       const { values } = parseOptions(args, { required: ['company', 'number'], optional: ['kind'] });
       const kind = numberKind(values.kind);
-      return shown(await (await registry(context)).assign(values.company, parseNumber(values.number), kind));
+      return shown(await (await registry(context)).assign(values.company, parseNumber(values.number, kind), kind));
     },
   },
   'number:unassign': {
@@ -46,7 +46,7 @@ export const SENDER_COMMANDS: Record<string, Command> = {
     usage: 'number:unassign --company ID --number +447400900123',
     run: async (args, context) => {
       const { values } = parseOptions(args, { required: ['company', 'number'] });
-      return { unassigned: await (await registry(context)).unassign(values.company, parseNumber(values.number)) };
+      return { unassigned: await (await registry(context)).unassign(values.company, values.number) };
     },
   },
   'sender:assign': {

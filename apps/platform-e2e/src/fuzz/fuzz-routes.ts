@@ -228,6 +228,8 @@ export function readRoutes(ids: KnownIds): ReadRoute[] {
     at(otpQuery(['appid']).map((q) => `/otp/rate-limits${q}`)),
     at(otpQuery(['appid', 'channel', 'from', 'to']).map((q) => `/otp/reports${q}`)),
     at(otpQuery([]).map((q) => `/balance${q}`)),
+    at(otpQuery([]).map((q) => `/senders${q}`)),
+    at(otpQuery([]).map((q) => `/settings${q}`)),
     ...optOutReadRoutes(at),
     ...listingRoutes(plausible, at),
     at(otpQuery(['hub.mode', 'hub.verify_token', 'hub.challenge']).map((q) => `/webhooks/whatsapp${q}`)),

@@ -10,6 +10,7 @@ import {
   NotFoundError,
   parseNumber,
   parseSenderId,
+  senderKey,
   SenderRegistry,
 } from '../index';
 
@@ -43,7 +44,7 @@ describe('company senders and the status callback (PostgreSQL)', () => {
     expect(assigned).toMatchObject({ value: number, kind: 'long_code', companyId: company });
     expect(await registry.ownerOf(number)).toBe(company);
     expect(await registry.ownerOf(number.slice(1))).toBe(company);
-    expect((await registry.ownership()).get(number)).toBe(company);
+    expect((await registry.ownership()).get(senderKey(number))).toBe(company);
     expect(await auditOf(company, 'sender.assigned')).toEqual([{ details: { value: number, kind: 'long_code' } }]);
   });
 
@@ -61,11 +62,15 @@ describe('company senders and the status callback (PostgreSQL)', () => {
   it('unassigns only from the company that has the value, audited, leaving it free', async () => {
     const [owner, other] = [await newCompany(), await newCompany()];
     const number = `+44741${unique()}`;
-    await registry.assign(owner, number, 'short_code');
+    await registry.assign(owner, number, 'long_code');
     expect(await registry.unassign(other, number)).toBe(false);
     expect(await registry.unassign(owner, number)).toBe(true);
     expect(await registry.ownerOf(number)).toBeNull();
-    expect(await auditOf(owner, 'sender.unassigned')).toEqual([{ details: { value: number, kind: 'short_code' } }]);
+    expect(await auditOf(owner, 'sender.unassigned')).toEqual([{ details: { value: number, kind: 'long_code' } }]);
+    const shortCode = parseNumber(`+${unique().slice(1)}`.slice(0, 9), 'short_code');
+    await registry.assign(owner, shortCode, 'short_code');
+    expect(await registry.ownerOf(`+${shortCode}`)).toBe(owner);
+    expect(await registry.unassign(owner, `+${shortCode}`)).toBe(true);
     await expect(registry.assign(other, number, 'long_code')).resolves.toMatchObject({ companyId: other });
   });
 

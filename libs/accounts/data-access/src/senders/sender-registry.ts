@@ -20,17 +20,31 @@ const NUMBER = /^\+?\d{1,15}$/;
 const ALPHANUMERIC = /^[A-Za-z0-9 ]{1,11}$/;
 
 /**
- * How a sender is compared: a number as `+digits`, a sender id without case. A send's `from`
- * and an assigned value name the same sender when their keys are equal.
+ * How a sender is compared: a number as its digits (`+447400900123` is `447400900123`), a sender
+ * id without case. A send's `from` and an assigned value name the same sender when their keys
+ * are equal.
  */
 export function senderKey(sender: string): string {
   const trimmed = sender.trim();
-  return NUMBER.test(trimmed) ? `+${trimmed.replace(/^\+/, '')}` : trimmed.toLowerCase();
+  return NUMBER.test(trimmed) ? trimmed.replace(/^\+/, '') : trimmed.toLowerCase();
 }
 
-/** A number to assign, in E.164 with its `+`; refused when it is none. */
-export function parseNumber(input: string): string {
+/** The stored values a sender may be written as: a number with and without its `+`. */
+function storedForms(sender: string): string[] {
+  const key = senderKey(sender);
+  return NUMBER.test(sender.trim()) ? [`+${key}`, key] : [key];
+}
+
+/**
+ * A number to assign: a long code in E.164 with its `+` (stored so), a short code as its 3 to 8
+ * digits (stored without `+`, which a short code has not); refused otherwise.
+ */
+export function parseNumber(input: string, kind: 'long_code' | 'short_code' = 'long_code'): string {
   const trimmed = input.trim();
+  if (kind === 'short_code') {
+    if (!/^\+?\d{3,8}$/.test(trimmed)) throw new InvalidArgumentError(`a short code must be 3 to 8 digits, e.g. 76543 (got "${input}")`);
+    return trimmed.replace(/^\+/, '');
+  }
   if (!/^\+[1-9]\d{5,14}$/.test(trimmed)) throw new InvalidArgumentError(`number must be in E.164 with its "+", e.g. +447400900123 (got "${input}")`);
   return trimmed;
 }
@@ -64,8 +78,9 @@ export class SenderRegistry {
 
   /** The company a number or sender id is assigned to; null when it is assigned to none. */
   async ownerOf(value: string): Promise<string | null> {
-    const key = senderKey(value);
-    const rows: { company_id: string }[] = await this.db.query(`SELECT company_id FROM company_senders WHERE lower(value) = $1`, [key]);
+    const rows: { company_id: string }[] = await this.db.query(`SELECT company_id FROM company_senders WHERE lower(value) = ANY($1::text[])`, [
+      storedForms(value),
+    ]);
     return rows[0]?.company_id ?? null;
   }
 
@@ -112,8 +127,8 @@ export class SenderRegistry {
     return this.db.transaction(async (manager) => {
       // A DELETE's own RETURNING comes back with its row count; a SELECT of it comes back as rows only.
       const removed: Pick<SenderRow, 'value' | 'kind'>[] = await manager.query(
-        `WITH removed AS (DELETE FROM company_senders WHERE lower(value) = $1 AND company_id = $2 RETURNING value, kind) SELECT value, kind FROM removed`,
-        [senderKey(value), companyId],
+        `WITH removed AS (DELETE FROM company_senders WHERE lower(value) = ANY($1::text[]) AND company_id = $2 RETURNING value, kind) SELECT value, kind FROM removed`,
+        [storedForms(value), companyId],
       );
       if (removed.length === 0) return false;
       await this.audit.record(manager, { companyId, actor, action: 'sender.unassigned', details: { value: removed[0].value, kind: removed[0].kind } });
