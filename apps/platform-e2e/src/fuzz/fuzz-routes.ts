@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { inboundReadRoutes } from './fuzz-inbound';
 import { optOutReadRoutes } from './fuzz-opt-outs';
 import { pathId, queryString, type BodyShape } from './fuzz-values';
 
@@ -231,6 +232,7 @@ export function readRoutes(ids: KnownIds): ReadRoute[] {
     at(otpQuery([]).map((q) => `/senders${q}`)),
     at(otpQuery([]).map((q) => `/settings${q}`)),
     ...optOutReadRoutes(at),
+    ...inboundReadRoutes(at),
     ...listingRoutes(plausible, at),
     at(otpQuery(['hub.mode', 'hub.verify_token', 'hub.challenge']).map((q) => `/webhooks/whatsapp${q}`)),
     at(fc.constantFrom('/health', '/health/live', '/health/ready', '/v1/balance', '/nope', '/sms', '/otp/send', '/%00', '/sms/%ff%fe', '//sms//send')),
