@@ -1,5 +1,6 @@
 import { classifyKeyword, type KeywordIntent } from '@mp/messaging-domain';
 import type { EntityManager } from 'typeorm';
+import { canonicalNumber } from './opt-out-store';
 
 export interface InboundKeyword {
   companyId: string;
@@ -33,14 +34,14 @@ export async function applyInboundKeyword(manager: EntityManager, message: Inbou
   if (intent === 'opt_in') {
     const [, removed]: [unknown, number] = await manager.query(
       `DELETE FROM opt_outs WHERE company_id = $1 AND phone = $2 AND (number = $3 OR number IS NULL)`,
-      [message.companyId, message.phone, message.number],
+      [message.companyId, message.phone, canonicalNumber(message.number)],
     );
     return { intent, changed: removed > 0 };
   }
   const added: unknown[] = await manager.query(
     `INSERT INTO opt_outs (company_id, phone, number, source) VALUES ($1, $2, $3, 'keyword')
      ON CONFLICT (company_id, phone, (coalesce(number, ''))) DO NOTHING RETURNING id`,
-    [message.companyId, message.phone, intent === 'opt_out_all' ? null : message.number],
+    [message.companyId, message.phone, intent === 'opt_out_all' ? null : canonicalNumber(message.number)],
   );
   return { intent, changed: added.length > 0 };
 }

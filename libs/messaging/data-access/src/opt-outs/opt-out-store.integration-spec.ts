@@ -100,4 +100,17 @@ describe('OptOutStore (PostgreSQL)', () => {
     expect(await store.otpIgnoresOptOuts(acme)).toBe(true);
     expect(await store.otpIgnoresOptOuts(other)).toBe(false);
   });
+
+  it('compares a long number with or without its +, a short code and a sender id as given', async () => {
+    await store.add(acme, [
+      { phone: '+447700900301', number: '447400900125', source: 'api' },
+      { phone: '+447700900302', number: '12345', source: 'api' },
+    ]);
+    expect((await store.list(acme, { phone: '+447700900301', limit: 1 })).items[0].number).toBe('+447400900125');
+    expect(await store.suppressedAmong(acme, '447400900125', ['+447700900301'])).toEqual(new Set(['+447700900301']));
+    expect(await store.suppressedAmong(acme, '+447400900125', ['+447700900301'])).toEqual(new Set(['+447700900301']));
+    expect(await store.suppressedAmong(acme, '12345', ['+447700900302'])).toEqual(new Set(['+447700900302']));
+    expect((await store.suppressionOf(acme))('+447700900301', '447400900125')).toBe(true);
+    expect(await store.remove(acme, '+447700900301', '447400900125')).toEqual({ removed: 1 });
+  });
 });

@@ -40,6 +40,17 @@ interface OptOutRow {
 const CURSOR_SHAPE = [/\d{1,19}/];
 
 /**
+ * A company number as opt-outs store and compare it: a long number (9 to 15 digits) in E.164 with
+ * its `+`, whether a send's `from` or the carrier's destination had it or not; a short code (up to
+ * 8 digits) and a sender id as given.
+ */
+export function canonicalNumber(number: string): string {
+  const digits = /^\+?(\d{9,15})$/.exec(number.trim());
+  return digits ? `+${digits[1]}` : number.trim();
+}
+const canonicalOrNull = (number: string | null) => (number === null ? null : canonicalNumber(number));
+
+/**
  * A company's suppression list: the numbers that opted out, of one of its numbers or of all. Every
  * read and write is scoped to one company. This lib is the only one that writes `opt_outs`.
  */
@@ -59,7 +70,7 @@ export class OptOutStore {
       [
         companyId,
         entries.map((e) => e.phone),
-        entries.map((e) => e.number),
+        entries.map((e) => canonicalOrNull(e.number)),
         entries.map((e) => e.source),
         entries.map((e) => (e.createdAt ?? now).toISOString()),
       ],
@@ -73,7 +84,7 @@ export class OptOutStore {
    */
   async remove(companyId: string, phone: string, number?: string | null): Promise<{ removed: number }> {
     const scope = number === undefined ? '' : number === null ? 'AND number IS NULL' : 'AND number = $3';
-    const params = number === undefined || number === null ? [companyId, phone] : [companyId, phone, number];
+    const params = number === undefined || number === null ? [companyId, phone] : [companyId, phone, canonicalNumber(number)];
     const [, removed]: [unknown, number] = await this.db.query(`DELETE FROM opt_outs WHERE company_id = $1 AND phone = $2 ${scope}`, params);
     return { removed };
   }
@@ -87,7 +98,7 @@ export class OptOutStore {
       where.push(sql.replace('?', `$${params.length}`));
     };
     if (filter.phone !== undefined) add('phone = ?', filter.phone);
-    if (filter.number !== undefined) add('number = ?', filter.number);
+    if (filter.number !== undefined) add('number = ?', canonicalNumber(filter.number));
     if (filter.source !== undefined) add('source = ?', filter.source);
     if (filter.cursor !== undefined) add('id < ?', decodeCursorOrThrow(filter.cursor, CURSOR_SHAPE)[0]);
     params.push(filter.limit + 1);
@@ -128,9 +139,10 @@ export class OptOutStore {
         found.set(key, [...(found.get(key) ?? []), row.number]);
       }
     }
-    return checks.map(
-      (check) => new Set(check.phones.filter((phone) => (found.get(`${check.companyId}\u0000${phone}`) ?? []).some((n) => n === null || n === check.sender))),
-    );
+    return checks.map((check) => {
+      const sender = canonicalNumber(check.sender);
+      return new Set(check.phones.filter((phone) => (found.get(`${check.companyId}\u0000${phone}`) ?? []).some((n) => n === null || n === sender)));
+    });
   }
 
   /** The whole list of a company as a test (campaigns: read once, checked per entry in memory). */
@@ -138,7 +150,10 @@ export class OptOutStore {
     const rows: { phone: string; number: string | null }[] = await this.db.query(`SELECT phone, number FROM opt_outs WHERE company_id = $1`, [companyId]);
     const numbers = new Map<string, (string | null)[]>();
     for (const row of rows) numbers.set(row.phone, [...(numbers.get(row.phone) ?? []), row.number]);
-    return (phone, sender) => (numbers.get(phone) ?? []).some((n) => n === null || n === sender);
+    return (phone, sender) => {
+      const canonical = canonicalNumber(sender);
+      return (numbers.get(phone) ?? []).some((n) => n === null || n === canonical);
+    };
   }
 
   /** Whether the company sends OTPs to numbers on its list (its compliance choice; false by default; set by @mp/accounts' OtpOptOutSetting). */
