@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { IdempotentRequest } from './idempotency.guard';
+import type { IdempotentRequest } from './idempotent-request';
 import type { IdempotencyStore } from './idempotency.store';
 
 /**

@@ -2,25 +2,15 @@ import { CanActivate, ExecutionContext, HttpStatus, Injectable } from '@nestjs/c
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import { ApiError, ReplayedResponse } from '@mp/http-kit';
-import type { FastifyRequest } from 'fastify';
-import type { AuthenticatedRequest } from '../auth/principal';
 import { LEASE_RENEW_MS, type AfterCrash } from './idempotency-records';
 import { IdempotencyStore, LeaseLostError, requestFingerprint, type Lease } from './idempotency.store';
-import { AFTER_CRASH_METADATA, type RecordPendingAnswer } from './idempotent-send.decorator';
+import { AFTER_CRASH_METADATA } from './idempotent-send.decorator';
+import type { IdempotentClaim, IdempotentRequest, RecordPendingAnswer } from './idempotent-request';
 
 const HEADER = 'idempotency-key';
 const ACCEPTABLE_KEY = /^[\x21-\x7e]{1,255}$/;
 /** A request still running after this is stuck: its lease may run out (a renewal timer that leaked must not hold a key for a day). */
 const MAX_RENEWAL_MS = 10 * 60_000;
-
-/** The key a request holds: its response is stored under it when sent (see completeIdempotentRequests). */
-export interface IdempotentClaim extends Lease {
-  /** Renews the lease while the request runs; stopped when its response is stored. */
-  renewal: NodeJS.Timeout;
-  recordPendingAnswer: RecordPendingAnswer;
-}
-
-export type IdempotentRequest = FastifyRequest & AuthenticatedRequest & { idempotency?: IdempotentClaim };
 
 /**
  * `Idempotency-Key` on any authenticated POST: the same key and body within 24 hours answer the

@@ -1,6 +1,5 @@
 import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
-import type { PendingAnswer } from './idempotency-records';
-import type { IdempotentRequest } from './idempotency.guard';
+import type { IdempotentRequest, RecordPendingAnswer } from './idempotent-request';
 
 export const AFTER_CRASH_METADATA = 'idempotency:after-crash';
 
@@ -10,11 +9,7 @@ export const AFTER_CRASH_METADATA = 'idempotency:after-crash';
  */
 export const IdempotentSend = () => SetMetadata(AFTER_CRASH_METADATA, 'ledger');
 
-/**
- * Records a send's answer (its status is the route's) under the request's Idempotency-Key before
- * the send commits; throws if the key's lease was lost.
- */
-export type RecordPendingAnswer = (answer: Omit<PendingAnswer, 'status'>) => Promise<void>;
+export type { RecordPendingAnswer } from './idempotent-request';
 
 /** The request's RecordPendingAnswer, or undefined without an Idempotency-Key. */
 export const PendingAnswerRecorder = createParamDecorator(
