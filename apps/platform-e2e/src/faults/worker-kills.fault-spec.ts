@@ -103,6 +103,10 @@ describe('SIGKILL of every app during load', () => {
     webhooks = tallyWebhooks(receiver.received, ids);
     await sleep(1_000);
     db = await platform.connect();
+    // A failed message's refund follows it through the outbox to the billing app, killed too: its
+    // stalled job runs again once the lock expires (30–60 s), so the refunds may still be coming.
+    const failed = settled.byStatus['failed'] ?? 0;
+    await waitFor(async () => (await refundEntries(db, company.company_id)) >= failed, 150_000);
     stats = await platform.simulator.stats();
     handsets = await platform.simulator.handsets();
     handsetCount = handsets.length;
@@ -196,3 +200,8 @@ describe('SIGKILL of every app during load', () => {
     expect(webhooks.twoFinalStates).toEqual([]);
   });
 });
+
+async function refundEntries(db: Client, companyId: string): Promise<number> {
+  const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ledger_entries WHERE company_id = $1 AND kind = 'refund'`, [companyId]);
+  return Number(rows[0].n);
+}
