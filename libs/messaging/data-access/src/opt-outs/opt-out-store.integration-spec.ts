@@ -94,6 +94,18 @@ describe('OptOutStore (PostgreSQL)', () => {
     await expect(store.list(acme, { limit: 3, cursor: 'bogus' })).rejects.toBeInstanceOf(InvalidCursorError);
   });
 
+  it('pages in id order where the ids gain a digit (9, 10, 11 sorted as numbers, not texts)', async () => {
+    const [{ top }]: { top: string | null }[] = await db.query(`SELECT max(id)::text AS top FROM opt_outs`);
+    const boundary = 10n ** BigInt((top ?? '0').length + 1);
+    await db.query(`SELECT setval(pg_get_serial_sequence('opt_outs', 'id'), $1)`, [(boundary - 2n).toString()]);
+    const entries = ['+447700900201', '+447700900202', '+447700900203'].map((phone) => ({ phone, number: null, source: 'console' as const }));
+    await store.add(other, entries);
+    const first = await store.list(other, { source: 'console', limit: 2 });
+    const second = await store.list(other, { source: 'console', limit: 2, cursor: first.next_cursor ?? undefined });
+    expect([...first.items, ...second.items].map((item) => item.phone)).toEqual(['+447700900203', '+447700900202', '+447700900201']);
+    expect(second.next_cursor).toBeNull();
+  });
+
   it("stores the company's OTP exemption, false by default", async () => {
     expect(await store.otpIgnoresOptOuts(acme)).toBe(false);
     expect(await new OtpOptOutSetting(db, new AuditLogRepository(db)).set(acme, true)).toBe(true);

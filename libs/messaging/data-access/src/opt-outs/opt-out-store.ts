@@ -103,7 +103,8 @@ export class OptOutStore {
     if (filter.cursor !== undefined) add('id < ?', decodeCursorOrThrow(filter.cursor, CURSOR_SHAPE)[0]);
     params.push(filter.limit + 1);
     const rows: OptOutRow[] = await this.db.query(
-      `SELECT id::text, phone, number, source, created_at FROM opt_outs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${params.length}`,
+      // Ordered by the table's bigint id, not the selected text (a bare `id` would sort "9" after "10").
+      `SELECT o.id::text AS id, o.phone, o.number, o.source, o.created_at FROM opt_outs o WHERE ${where.join(' AND ')} ORDER BY o.id DESC LIMIT $${params.length}`,
       params,
     );
     return keysetPage(rows, filter.limit, (row) => [row.id], toView);
