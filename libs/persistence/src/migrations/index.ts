@@ -21,6 +21,7 @@ import { LowBalanceThreshold1764700003000 } from './1764700003000-low-balance-th
 import { CompanySenders1764800002000 } from './1764800002000-company-senders';
 import { InboundMessages1764800003000 } from './1764800003000-inbound-messages';
 import { OptOuts1764800004000 } from './1764800004000-opt-outs';
+import { KeywordReplies1764800005000 } from './1764800005000-keyword-replies';
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
   AccountsAndMoney1763773200000,
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   CompanySenders1764800002000,
   InboundMessages1764800003000,
   OptOuts1764800004000,
+  KeywordReplies1764800005000,
 ];
