@@ -37,6 +37,9 @@ const TABLE_OWNERS: Record<string, string> = {
   webhook_deliveries: 'libs/webhooks/data-access',
   webhook_attempts: 'libs/webhooks/data-access',
   outbox: 'libs/queue-runtime',
+  carriers: 'libs/routing/data-access',
+  carrier_routes: 'libs/routing/data-access',
+  routing_version: 'libs/routing/data-access',
 };
 
 /** Where tests and tools set up or fault rows on purpose. */

@@ -22,6 +22,7 @@ import { CompanySenders1764800002000 } from './1764800002000-company-senders';
 import { InboundMessages1764800003000 } from './1764800003000-inbound-messages';
 import { OptOuts1764800004000 } from './1764800004000-opt-outs';
 import { KeywordReplies1764800005000 } from './1764800005000-keyword-replies';
+import { Carriers1764800006000 } from './1764800006000-carriers';
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
   AccountsAndMoney1763773200000,
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   InboundMessages1764800003000,
   OptOuts1764800004000,
   KeywordReplies1764800005000,
+  Carriers1764800006000,
 ];
