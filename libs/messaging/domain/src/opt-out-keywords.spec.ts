@@ -1,4 +1,4 @@
-import { classifyKeyword, defaultConfirmation, normaliseKeyword, RECIPIENT_OPTED_OUT } from './opt-out-keywords';
+import { classifyKeyword, defaultConfirmation, keywordReply, normaliseKeyword, RECIPIENT_OPTED_OUT } from './opt-out-keywords';
 
 describe('classifyKeyword', () => {
   it.each(['STOP', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'REVOKE', 'OPTOUT', 'ARRET', 'TD'])('%s opts out of the number', (word) => {
@@ -71,5 +71,23 @@ describe('defaultConfirmation', () => {
 
   it('names the refusal error', () => {
     expect(RECIPIENT_OPTED_OUT).toBe('Recipient has opted out');
+  });
+});
+
+describe('keywordReply', () => {
+  const none = { optOut: null, optIn: null, help: null };
+
+  it("answers with the company's own text for the intent", () => {
+    const texts = { optOut: 'Bye from Acme', optIn: 'Welcome back', help: 'Call 0800 000' };
+    expect(keywordReply('opt_out', 'Acme', texts)).toBe('Bye from Acme');
+    expect(keywordReply('opt_out_all', 'Acme', texts)).toBe('Bye from Acme');
+    expect(keywordReply('opt_in', 'Acme', texts)).toBe('Welcome back');
+    expect(keywordReply('help', 'Acme', texts)).toBe('Call 0800 000');
+  });
+
+  it('falls back to the CTIA wording with the company name, HELP without a contact pointing to the keywords', () => {
+    expect(keywordReply('opt_out', 'Acme', none)).toBe(defaultConfirmation('opt_out', { companyName: 'Acme' }));
+    expect(keywordReply('opt_out_all', 'Acme', none)).toContain('all messages');
+    expect(keywordReply('help', 'Acme', none)).toBe('Acme: Msg&data rates may apply. Reply STOP to unsubscribe, START to resubscribe.');
   });
 });

@@ -35,8 +35,8 @@ export function classifyKeyword(text: string, extraOptOutKeywords: readonly stri
 export interface ConfirmationContext {
   /** The company's name as its customers know it. */
   companyName: string;
-  /** Where to get help: a phone number, an address or a URL. */
-  helpContact: string;
+  /** Where to get help: a phone number, an address or a URL; absent, HELP points to the keywords. */
+  helpContact?: string;
 }
 
 /** The default replies, in the CTIA Messaging Principles' wording; a company may configure its own. */
@@ -46,7 +46,10 @@ export const DEFAULT_CONFIRMATIONS = {
     `${c.companyName}: You are unsubscribed from all messages from this sender and will receive no further messages. Reply START to resubscribe.`,
   optIn: (c: ConfirmationContext) =>
     `${c.companyName}: You are resubscribed and will receive messages again. Msg&data rates may apply. Reply STOP to unsubscribe.`,
-  help: (c: ConfirmationContext) => `${c.companyName}: For help contact ${c.helpContact}. Msg&data rates may apply. Reply STOP to unsubscribe.`,
+  help: (c: ConfirmationContext) =>
+    c.helpContact === undefined
+      ? `${c.companyName}: Msg&data rates may apply. Reply STOP to unsubscribe, START to resubscribe.`
+      : `${c.companyName}: For help contact ${c.helpContact}. Msg&data rates may apply. Reply STOP to unsubscribe.`,
 } as const;
 
 /** The default confirmation text for an intent. */
@@ -55,4 +58,17 @@ export function defaultConfirmation(intent: KeywordIntent, context: Confirmation
   if (intent === 'opt_out_all') return DEFAULT_CONFIRMATIONS.optOutAll(context);
   if (intent === 'opt_in') return DEFAULT_CONFIRMATIONS.optIn(context);
   return DEFAULT_CONFIRMATIONS.help(context);
+}
+
+/** The texts a company set for its keyword replies; null: the default of defaultConfirmation. */
+export interface KeywordReplyTexts {
+  optOut: string | null;
+  optIn: string | null;
+  help: string | null;
+}
+
+/** What an inbound keyword is answered with: the company's own text for the intent, else the CTIA wording. */
+export function keywordReply(intent: KeywordIntent, companyName: string, texts: KeywordReplyTexts): string {
+  const own = intent === 'opt_in' ? texts.optIn : intent === 'help' ? texts.help : texts.optOut;
+  return own ?? defaultConfirmation(intent, { companyName });
 }
