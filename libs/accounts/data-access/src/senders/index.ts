@@ -1,2 +1,3 @@
 export * from './sender-registry';
 export * from './messaging-settings';
+export * from './number-forms';

@@ -74,6 +74,43 @@ describe('company senders and the status callback (PostgreSQL)', () => {
     await expect(registry.assign(other, number, 'long_code')).resolves.toMatchObject({ companyId: other });
   });
 
+  it('answers the owner of a short code and of a long code as carriers write them (with or without +, after 00)', async () => {
+    const [shortOwner, longOwner] = [await newCompany(), await newCompany()];
+    const shortCode = parseNumber(`9${unique().slice(-7)}`, 'short_code');
+    const number = `+44745${unique()}`;
+    await registry.assign(shortOwner, shortCode, 'short_code');
+    await registry.assign(longOwner, parseNumber(number), 'long_code');
+    for (const written of [shortCode, `+${shortCode}`, ` ${shortCode}`]) expect(await registry.ownerOf(written)).toBe(shortOwner);
+    for (const written of [number, number.slice(1), `00${number.slice(1)}`]) expect(await registry.ownerOf(written)).toBe(longOwner);
+    expect(await registry.ownerOf(`${shortCode}1`)).toBeNull();
+  });
+
+  it('refuses a short code whose digits are another company’s long number, and the reverse; the same company may hold both', async () => {
+    const [first, second] = [await newCompany(), await newCompany()];
+    const digits = `8${unique().slice(-7)}`;
+    await registry.assign(first, parseNumber(`+${digits}`), 'long_code');
+    await expect(registry.assign(second, parseNumber(digits, 'short_code'), 'short_code')).rejects.toThrow(/has the digits of/);
+    await expect(registry.assign(first, parseNumber(digits, 'short_code'), 'short_code')).resolves.toMatchObject({ companyId: first });
+    expect(await registry.unassign(first, `+${digits}`)).toBe(true); // both forms: one sender
+    expect(await registry.ownerOf(digits)).toBeNull();
+    await registry.assign(second, parseNumber(digits, 'short_code'), 'short_code');
+    await expect(registry.assign(first, parseNumber(`+${digits}`), 'long_code')).rejects.toThrow(InvalidArgumentError);
+    expect(await registry.ownerOf(digits)).toBe(second);
+  });
+
+  it('prefers the form the carrier wrote when both are stored (rows from before the check)', async () => {
+    const [shortOwner, longOwner] = [await newCompany(), await newCompany()];
+    const digits = `7${unique().slice(-7)}`;
+    await db.query(`INSERT INTO company_senders (value, kind, company_id) VALUES ($1, 'short_code', $2), ($3, 'long_code', $4)`, [
+      digits,
+      shortOwner,
+      `+${digits}`,
+      longOwner,
+    ]);
+    expect(await registry.ownerOf(digits)).toBe(shortOwner);
+    expect(await registry.ownerOf(`+${digits}`)).toBe(longOwner);
+  });
+
   it('lists a company’s values and refuses an unknown company or a malformed value', async () => {
     const company = await newCompany();
     const number = `+44742${unique()}`;

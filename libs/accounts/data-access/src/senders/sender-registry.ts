@@ -1,6 +1,7 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { InvalidArgumentError, NotFoundError } from '../errors';
 import type { AuditActor, AuditLogRepository } from '../people/audit-log.repository';
+import { receivedNumberForms } from './number-forms';
 
 export type SenderKind = 'long_code' | 'short_code' | 'alphanumeric';
 
@@ -76,11 +77,20 @@ export class SenderRegistry {
     private readonly audit: AuditLogRepository,
   ) {}
 
-  /** The company a number or sender id is assigned to; null when it is assigned to none. */
+  /**
+   * The company a number or sender id is assigned to; null when it is assigned to none. A number
+   * may be written as a carrier gives it (receivedNumberForms): `447400900123` finds
+   * `+447400900123`, `+76543` finds the short code `76543`; when two stored forms match, the
+   * likelier wins.
+   */
   async ownerOf(value: string): Promise<string | null> {
-    const rows: { company_id: string }[] = await this.db.query(`SELECT company_id FROM company_senders WHERE lower(value) = ANY($1::text[])`, [
-      storedForms(value),
-    ]);
+    const numberForms = receivedNumberForms(value);
+    const forms = numberForms.length > 0 ? numberForms : [senderKey(value)];
+    const rows: { company_id: string }[] = await this.db.query(
+      `SELECT s.company_id FROM unnest($1::text[]) WITH ORDINALITY AS form (value, rank)
+       JOIN company_senders s ON lower(s.value) = form.value ORDER BY form.rank LIMIT 1`,
+      [forms],
+    );
     return rows[0]?.company_id ?? null;
   }
 
@@ -106,6 +116,7 @@ export class SenderRegistry {
     return this.db.transaction(async (manager) => {
       const companies: unknown[] = await manager.query(`SELECT 1 FROM companies WHERE id = $1`, [companyId]);
       if (companies.length === 0) throw new NotFoundError(`no company ${companyId}`);
+      await this.refuseOtherForm(manager, companyId, value);
       const inserted: SenderRow[] = await manager.query(
         `INSERT INTO company_senders (value, kind, company_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING value, kind, company_id, created_at`,
         [value, kind, companyId],
@@ -120,6 +131,25 @@ export class SenderRegistry {
       await this.audit.record(manager, { companyId, actor, action: 'sender.assigned', details: { value, kind } });
       return toSender(inserted[0]);
     });
+  }
+
+  /**
+   * A short code and a long number of the same digits (`44740090`, `+44740090`) are one sender to
+   * the send policy and to a carrier that drops the `+`, so both belong to one company at most.
+   * The lock on the digits makes a concurrent assignment of the other form wait for this one.
+   */
+  private async refuseOtherForm(manager: EntityManager, companyId: string, value: string): Promise<void> {
+    if (!NUMBER.test(value.trim())) return;
+    const key = senderKey(value);
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`company-senders:${key}`]);
+    const others: { value: string }[] = await manager.query(`SELECT value FROM company_senders WHERE value = ANY($1::text[]) AND company_id <> $2`, [
+      [`+${key}`, key],
+      companyId,
+    ]);
+    const [other] = others;
+    if (other === undefined) return;
+    const named = other.value === value ? value : `${value} has the digits of ${other.value}, which`;
+    throw new InvalidArgumentError(`${named} is assigned to another company; unassign it there first`);
   }
 
   /** Takes a value from a company; false when the company had no such value. */
