@@ -10,6 +10,7 @@ import { InboundListResponseDto, InboundMessageResponseDto } from './inbound.dto
 
 const DEFAULT_LIMIT = 50;
 const E164 = /^\+[1-9][0-9]{0,14}$/;
+const SHORT_CODE = /^[0-9]{3,8}$/;
 const text = (name: string, description: string) => ApiQuery({ name, required: false, description, schema: { type: 'string' } });
 
 interface InboundListQuery {
@@ -18,13 +19,16 @@ interface InboundListQuery {
   cursor: string | null;
 }
 
-/** `from`, `to` (numbers, exact), `date_from`, `date_to`, `limit`, `cursor`. */
+/** `from` (E.164), `to` (E.164 or a short code), `date_from`, `date_to`, `limit`, `cursor`. */
 export function parseInboundListQuery(query: unknown): Result<InboundListQuery> {
   return readQuery(query, ['from', 'to', 'date_from', 'date_to', 'limit', 'cursor'], (q) => {
     const range = dateRange(q);
-    const number = (name: string) => q.parsed(name, 'a number in E.164 (+ then its digits)', (value) => (E164.test(value) ? value : null));
+    const from = q.parsed('from', 'a number in E.164 (+ then its digits)', (value) => (E164.test(value) ? value : null));
+    const to = q.parsed('to', 'a number in E.164 (+ then its digits) or a short code of 3 to 8 digits', (value) =>
+      E164.test(value) || SHORT_CODE.test(value) ? value : null,
+    );
     return {
-      filter: { from: number('from'), to: number('to'), since: range.from, before: range.before },
+      filter: { from, to, since: range.from, before: range.before },
       limit: q.integer('limit', 1, INBOUND_MAX_LIMIT, DEFAULT_LIMIT),
       cursor: cursorQuery(q),
     };
@@ -43,8 +47,8 @@ export class InboundController {
     description:
       'Messages handsets sent to the numbers assigned to the company, their parts joined. Filters combine. Pages by keyset: pass `next_cursor` as `cursor` with the same filters for the next, older page. `date_from`/`date_to` filter the time received.',
   })
-  @text('from', 'The handset, exact, in E.164')
-  @text('to', 'Your number it was sent to, exact, in E.164')
+  @text('from', 'The handset, in E.164 (matches it however the carrier wrote it: with or without `+`)')
+  @text('to', 'Your number it was sent to: in E.164, or a short code as its digits (matches it however the carrier wrote it: with or without `+`)')
   @text('date_from', 'Received at or after: a date (`2026-11-22`, midnight UTC) or a timestamp with its offset')
   @text('date_to', 'Received at or before: a date covers its whole UTC day, a timestamp its millisecond')
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: INBOUND_MAX_LIMIT, default: DEFAULT_LIMIT } })

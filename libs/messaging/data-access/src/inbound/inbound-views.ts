@@ -62,18 +62,37 @@ export function inboundView(row: Pick<InboundRow, 'id' | 'sender' | 'recipient' 
   };
 }
 
-/** A company's inbound messages, newest first: each company reads only its own. */
+/**
+ * The values a carrier may have written a number as (`+447400900123`, `447400900123`,
+ * `00447400900123`; a short code `76543` or `+76543`): a filter matches whichever the message
+ * was stored with (docs/decisions/0058-short-codes-and-unassigned-inbound.md).
+ */
+export function writtenForms(number: string): string[] {
+  const digits = number.trim().replace(/^\+/, '');
+  return [`+${digits}`, digits, `00${digits}`, `+00${digits}`];
+}
+
+/** A company's inbound messages, newest first: each company reads only its own; the operator's are those of no company. */
 export class InboundViews {
   constructor(private readonly db: DataSource) {}
 
   async list(companyId: string, filter: InboundFilter, page: { limit: number; cursor: string | null }): Promise<KeysetPage<InboundMessageView>> {
+    return this.page(sql`i.company_id = ${companyId}`, filter, page);
+  }
+
+  /** Messages to numbers assigned to no company when they came, kept for the operator (admin inbound:list --unassigned). */
+  async listUnassigned(filter: InboundFilter, page: { limit: number; cursor: string | null }): Promise<KeysetPage<InboundMessageView>> {
+    return this.page(sql`i.company_id IS NULL`, filter, page);
+  }
+
+  private async page(owner: Sql, filter: InboundFilter, page: { limit: number; cursor: string | null }): Promise<KeysetPage<InboundMessageView>> {
     if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > INBOUND_MAX_LIMIT) {
       throw new InboundFilterError(`limit must be an integer from 1 to ${INBOUND_MAX_LIMIT}`);
     }
     const after = page.cursor === null ? null : decodeCursorOrThrow(page.cursor, CURSOR_SHAPE);
-    const where: Sql[] = [sql`i.company_id = ${companyId}`];
-    if (filter.from !== null) where.push(sql`i.sender = ${filter.from}`);
-    if (filter.to !== null) where.push(sql`i.recipient = ${filter.to}`);
+    const where: Sql[] = [owner];
+    if (filter.from !== null) where.push(sql`i.sender = ANY(${writtenForms(filter.from)}::text[])`);
+    if (filter.to !== null) where.push(sql`i.recipient = ANY(${writtenForms(filter.to)}::text[])`);
     if (filter.since !== null) where.push(sql`i.received_at >= ${filter.since.toISOString()}::timestamptz`);
     if (filter.before !== null) where.push(sql`i.received_at < ${filter.before.toISOString()}::timestamptz`);
     if (after !== null) where.push(sql`(i.received_at, i.id) < (timestamptz 'epoch' + ${after[0]}::bigint * interval '1 microsecond', ${after[1]}::uuid)`);
