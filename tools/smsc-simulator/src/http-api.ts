@@ -33,7 +33,7 @@ const MAX_REFUSE_MS = 600_000;
  *   DELETE /messages             forgets them (and incomplete multipart messages)
  *   GET    /stats                counters
  *   POST   /binds/drop[?refuse_ms=N]  an outage: drops every bind, refuses binds for N ms
- *   POST   /mo                  the handset sends { from, to, text, concat? } to the platform
+ *   POST   /mo                  the handset sends { from, to, text, concat?, to_ton? } to the platform
  *   GET    /health, /health/live, /health/ready
  */
 export function createHttpApi(state: SimulatorState, controls: SimulatorControls): Server {
@@ -101,14 +101,17 @@ async function mobileOriginated(request: IncomingMessage, response: ServerRespon
 /** The message, or what is wrong with the body. */
 function parseMobileOriginated(body: unknown): MobileOriginated | string {
   if (typeof body !== 'object' || body === null) return 'the body must be a JSON object';
-  const { from, to, text, concat = 'udh' } = body as Record<string, unknown>;
+  const { from, to, text, concat = 'udh', to_ton: toTon } = body as Record<string, unknown>;
   const handset = typeof from === 'string' ? toE164(from) : null;
   if (!handset) return 'from must be a phone number in E.164 format, e.g. +447700900123';
   if (typeof to !== 'string' || !/^\+?[0-9]{3,15}$/.test(to.trim())) return 'to must be a number or short code, e.g. +447400900123';
   if (typeof text !== 'string' || text.length === 0 || [...text].length > MAX_MO_CHARACTERS) return `text must be 1 to ${MAX_MO_CHARACTERS} characters`;
   if (concat !== 'udh' && concat !== 'sar') return 'concat must be "udh" or "sar"';
+  if (toTon !== undefined && !(Number.isInteger(toTon) && (toTon as number) >= 0 && (toTon as number) <= 6)) return 'to_ton must be an integer from 0 to 6';
   const destination = to.trim();
-  return { from: handset, to: destination.startsWith('+') || destination.length <= 6 ? destination : `+${destination}`, text, concat: concat as Concatenation };
+  const message = { text, concat: concat as Concatenation };
+  if (toTon !== undefined) return { from: handset, to: destination.replace(/^\+/, ''), toTon: toTon as number, ...message };
+  return { from: handset, to: destination.startsWith('+') || destination.length <= 6 ? destination : `+${destination}`, ...message };
 }
 
 function notAllowed(response: ServerResponse, allow: string): void {

@@ -108,6 +108,24 @@ describe('POST /mo (the simulator as a handset)', () => {
     expect(smsc.stats().mo_parts_sent).toBe(2);
   });
 
+  it('writes the destination as an SMSC that does not say international does, when to_ton is given', async () => {
+    expect((await postMo({ from: '+447700900560', to: '+447400900123', text: 'bare', to_ton: 0 })).status).toBe(200);
+    expect((await postMo({ from: '+447700900560', to: '1234567', text: 'short', to_ton: 3 })).status).toBe(200);
+    expect((await postMo({ from: '+447700900560', to: '447400900123', text: 'plus', to_ton: 1 })).status).toBe(200);
+    await eventually(
+      () => received.length,
+      (count) => count >= 3,
+    );
+    expect(received.map((message) => [message.destination, textOf([message])])).toEqual([
+      ['447400900123', 'bare'],
+      ['1234567', 'short'],
+      ['+447400900123', 'plus'],
+    ]);
+    expect((await postMo({ from: '+447700900560', to: '+447400900123', text: 'x', to_ton: 7 })).body).toEqual({
+      error: 'to_ton must be an integer from 0 to 6',
+    });
+  });
+
   it('answers 400 to a body it cannot send', async () => {
     expect(await postMo({ from: 'nobody', to: '+447400900123', text: 'x' })).toEqual({ status: 400, body: { error: expect.stringMatching(/^from must be/) } });
     expect((await postMo({ from: '+447700900559', to: '+447400900123', text: '' })).status).toBe(400);

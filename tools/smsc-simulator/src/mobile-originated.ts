@@ -12,6 +12,12 @@ export interface MobileOriginated {
   to: string;
   text: string;
   concat: Concatenation;
+  /**
+   * The destination's TON as the SMSC writes it; absent: international (1) for a number of more
+   * than six characters, unknown (0) for a short code. Any other TON sends its digits without
+   * '+', as an SMSC that does not say international does (0 unknown, 2 national, 3 network specific).
+   */
+  toTon?: number;
 }
 
 /** One deliver_sm to send, and the id the simulator gave it (for the API's answer). */
@@ -34,7 +40,7 @@ export function mobileOriginatedBodies(mo: MobileOriginated, reference: number, 
       .u8(1) // source TON: international
       .u8(1)
       .cstring(mo.from.replace(/^\+/, ''))
-      .u8(/^\+?[0-9]+$/.test(mo.to) && mo.to.length > 6 ? 1 : 0)
+      .u8(mo.toTon ?? (/^\+?[0-9]+$/.test(mo.to) && mo.to.length > 6 ? 1 : 0))
       .u8(1)
       .cstring(mo.to.replace(/^\+/, ''))
       .u8(udh ? UDH_INDICATOR : 0) // esm_class: a message, not a receipt
