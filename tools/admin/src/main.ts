@@ -9,12 +9,13 @@ import { createDataSource } from '@mp/persistence';
 import type { DataSource } from 'typeorm';
 import { AdminEnv } from './admin.env';
 import { COMMANDS as ACCOUNT_COMMANDS, type AdminContext } from './commands';
+import { INBOUND_COMMANDS } from './inbound-commands';
 import { OPT_OUT_COMMANDS } from './opt-out-commands';
 import { SENDER_COMMANDS } from './sender-commands';
 import { exitCodeFor } from './exit-codes';
 import { UsageError } from './usage-error';
 
-const COMMANDS = { ...ACCOUNT_COMMANDS, ...SENDER_COMMANDS, ...OPT_OUT_COMMANDS };
+const COMMANDS = { ...ACCOUNT_COMMANDS, ...SENDER_COMMANDS, ...OPT_OUT_COMMANDS, ...INBOUND_COMMANDS };
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
