@@ -104,6 +104,10 @@ describe('inbound messages end to end', () => {
       (items) => items.length >= 1,
     );
     expect(listed).toEqual([expect.objectContaining({ from, to: ownNumber, text, parts: 3 })]);
+    // Another company reads it neither by id nor in its whole list (no filter to hide it).
+    expect((await api.as(other).get(`/sms/inbound/${listed[0].id}`)).status).toBe(404);
+    expect((await inboundOf(other, 'limit=100')).map((item) => item.id)).not.toContain(listed[0].id);
+    expect(await inboundOf(other, `to=${encodeURIComponent(ownNumber)}`)).toEqual([]);
   });
 
   it('joins a message sent with SAR TLVs', async () => {
