@@ -39,13 +39,16 @@ export class OtpController {
   @ApiOperation({
     summary: 'Send an OTP again with a new code',
     description:
-      'By `verification_id`, or `appid` + `recipient` (the newest pending OTP of that number). Same `verification_id`, a new code (the old one stops working), the validity restarts; charged and rate-limited like a send; answers like POST /otp/send. Refused with 429 + `retry_after` within 30 s of the previous send or resend, with 400 after 5 resends or once the OTP is verified or failed after too many wrong codes, and with 429 while the recipient is blocked. An OTP that failed because its code never reached the handset (`failure_reason` `undelivered`, `rejected`, `expired`, `not_sent`) may be resent: it is pending again. A resend never resets the count of wrong codes.',
+      'By `verification_id`, or `appid` + `recipient` (the newest pending OTP of that number). Same `verification_id`, a new code (the old one stops working), the validity restarts; charged and rate-limited like a send; answers like POST /otp/send. Refused with 429 + `retry_after` within 30 s of the previous send or resend, with 400 after 5 resends or once the OTP is verified or failed after too many wrong codes, and with 429 while the recipient is blocked. An OTP that failed because its code never reached the handset (`failure_reason` `undelivered`, `rejected`, `expired`, `not_sent`) may be resent: it is pending again. A resend never resets the count of wrong codes. Like a send, an SMS OTP whose number opted out is refused with 403 unless the company set `otp_ignores_opt_outs`.',
   })
   @ApiOkResponse({ type: OtpSentResponseDto, description: 'Resent: the OTP verification (2.1), with `cost` and `balance`' })
   @ApiBadRequest(
     'A missing or invalid field, named in `error`; after 5 resends, or once the OTP is verified, expired, cancelled or failed after too many wrong codes',
   )
   @ApiPaymentRequired('Insufficient balance: `{ error, balance, cost }`; nothing sent or charged')
+  @ApiForbidden(
+    "`Recipient has opted out`: the OTP's number is now on the company's suppression list for its sender or all its numbers (an SMS OTP; unless the company set `otp_ignores_opt_outs`), checked as POST /otp/send does and before the rate limit, nothing sent or charged",
+  )
   @ApiNotFound('No such OTP (or application) for this company')
   @ApiTooManyRequests('Too soon, rate limit, or recipient blocked: `{ error, retry_after }` and `Retry-After`')
   resend(@CurrentPrincipal() principal: Principal, @Body() body: OtpResendDto) {

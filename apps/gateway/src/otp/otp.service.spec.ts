@@ -8,9 +8,14 @@ import {
   type OtpSendCommand,
   type OtpSender,
   type OtpSent,
+  type FoundOtp,
+  type OtpTarget,
   type OtpVerifier,
   type VerifyOutcome,
 } from '@mp/otp';
+import { HttpStatus } from '@nestjs/common';
+import { ApiError } from '@mp/http-kit';
+import { RECIPIENT_OPTED_OUT } from '@mp/messaging-domain';
 import { DEFAULT_OTP_TEMPLATE } from '@mp/otp-domain';
 import type { WindowTake } from '@mp/rate-limit';
 import type { PriceBook } from '../pricing/price-book.service';
@@ -37,15 +42,38 @@ interface Fakes {
   slot?: SendSlot;
   send?: (command: OtpSendCommand) => Promise<OtpSent>;
   outcome?: VerifyOutcome;
+  /** The OTP a resend finds (default: v-1, an SMS from `OTP`); null for none. */
+  found?: FoundOtp | null;
+  /** The recipients the opt-out policy refuses. */
+  optedOut?: readonly string[];
 }
 
 function service(fakes: Fakes = {}) {
-  const calls = { sends: [] as OtpSendCommand[], lookups: 0, released: 0, takes: [] as [string, readonly WindowTake[]][], refusedPrefix: [] as FraudCheck[] };
+  const calls = {
+    sends: [] as OtpSendCommand[],
+    resends: [] as OtpTarget[],
+    admitted: [] as string[][],
+    lookups: 0,
+    released: 0,
+    takes: [] as [string, readonly WindowTake[]][],
+    refusedPrefix: [] as FraudCheck[],
+  };
   const sender = {
     send: async (command: OtpSendCommand) => (calls.sends.push(command), (fakes.send ?? (async () => sent))(command)),
     idle: async () => undefined,
   } as unknown as OtpSender;
-  const resender = { resend: async () => sent } as unknown as OtpResender;
+  const found: FoundOtp | null =
+    fakes.found === undefined ? { id: 'v-1', application_id: 'application-1', recipient: '+447911123456', channel: 'sms', sender: 'OTP' } : fakes.found;
+  const resender = {
+    find: async (companyId: string) => (companyId === COMPANY ? found : null),
+    resend: async (_companyId: string, target: OtpTarget) => (calls.resends.push(target), sent),
+  } as unknown as OtpResender;
+  const optOuts = {
+    admit: async (companyId: string, channel: string, sender: string, recipient: string) => {
+      calls.admitted.push([companyId, channel, sender, recipient]);
+      if (fakes.optedOut?.includes(recipient)) throw new ApiError(HttpStatus.FORBIDDEN, RECIPIENT_OPTED_OUT);
+    },
+  } as unknown as OtpOptOutPolicy;
   const verifier = { verify: async () => fakes.outcome ?? { outcome: 'not_found' } } as unknown as OtpVerifier;
   const applications = {
     findForCompany: async (companyId: string, appid: string) => (calls.lookups++, companyId === COMPANY && appid === 'app_1' ? application : null),
@@ -72,7 +100,7 @@ function service(fakes: Fakes = {}) {
       priceBook,
       limiter,
       fraud,
-      { admit: async () => undefined } as unknown as OtpOptOutPolicy,
+      optOuts,
       new PlatformMetrics('gateway', { defaultMetrics: false }),
       { check: async () => undefined } as unknown as SenderPolicy,
     ),
@@ -167,5 +195,27 @@ describe('OtpService', () => {
       status: 400,
       body: { error: 'OTP delivery failed; resend it or send a new one', failure_reason: 'undelivered', error_code: '001' },
     });
+  });
+
+  it("resends the OTP found by its id once its recipient is admitted by the opt-out policy, with the OTP's channel and sender", async () => {
+    const { otp, calls } = service({ found: { id: 'v-1', application_id: 'application-1', recipient: '+447911123456', channel: 'sms', sender: 'Shop' } });
+    expect(await otp.resend(COMPANY, { appid: 'app_1', recipient: '+447911123456' })).toMatchObject({
+      status: 'success',
+      message: 'OTP resent',
+      verification_id: 'v-1',
+    });
+    expect(calls.admitted).toEqual([[COMPANY, 'sms', 'Shop', '+447911123456']]);
+    expect(calls.resends).toEqual([{ verificationId: 'v-1' }]);
+    expect(calls.takes).toEqual([[COMPANY, []]]);
+  });
+
+  it('refuses a resend to a recipient who opted out with 403 before any slot is taken or anything resent; an unknown OTP is 404', async () => {
+    const { otp, calls } = service({ optedOut: ['+447911123456'] });
+    expect(await refusal(otp.resend(COMPANY, { verification_id: 'v-1' }))).toEqual({ status: 403, body: { error: RECIPIENT_OPTED_OUT } });
+    expect(calls.takes).toEqual([]);
+    expect(calls.resends).toEqual([]);
+    const none = service({ found: null });
+    expect(await refusal(none.otp.resend(COMPANY, { verification_id: 'v-2' }))).toEqual({ status: 404, body: { error: 'OTP not found' } });
+    expect(none.calls.admitted).toEqual([]);
   });
 });

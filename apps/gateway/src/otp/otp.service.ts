@@ -92,13 +92,18 @@ export class OtpService implements BeforeApplicationShutdown {
     return sentAnswer('OTP sent', sent);
   }
 
-  /** A new code for the same verification id; rate-limited and charged like a send. */
+  /**
+   * A new code for the same verification id; rate-limited and charged like a send, and refused
+   * like a send (before a slot is taken) when its recipient has opted out of its sender.
+   */
   async resend(companyId: string, dto: OtpResendDto) {
     const resolved = resolveOtpTarget(dto);
     if (!resolved.ok) throw badRequest(resolved.error);
-    const target = await this.target(companyId, resolved.value);
+    const otp = await this.resender.find(companyId, await this.target(companyId, resolved.value));
+    if (!otp) throw mapSendError(new OtpNotFoundError());
+    await this.optOuts.admit(companyId, otp.channel, otp.sender, otp.recipient);
     const prices = await this.priceBook.rules();
-    return sentAnswer('OTP resent', await this.rateLimited(companyId, () => this.resender.resend(companyId, target, prices)));
+    return sentAnswer('OTP resent', await this.rateLimited(companyId, () => this.resender.resend(companyId, { verificationId: otp.id }, prices)));
   }
 
   /**

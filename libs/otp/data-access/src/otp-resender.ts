@@ -7,7 +7,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { chargeOtp } from './otp-charge';
 import { OtpNotFoundError, OtpNotResendableError, OtpResendRefusedError } from './otp-errors';
 import { recordOtpEvent, type OtpSubject } from './otp-journal';
-import { findOtp, type OtpTarget } from './otp-lookup';
+import { findOtp, type FoundOtp, type OtpTarget } from './otp-lookup';
 import { composeOtpMessage, otpDeliveryJob, type OtpKeys } from './otp-message';
 import { refuseIfBlocked } from './otp-recipient-lock';
 import type { OnOtpCommitted, OtpSent } from './otp-sender';
@@ -58,6 +58,14 @@ export class OtpResender {
   ) {
     this.now = options.now ?? (() => new Date());
     this.onCommitted = options.onCommitted ?? (async () => undefined);
+  }
+
+  /**
+   * The OTP a resend of `target` would send again (null: none of this company's), so that the
+   * caller can check its recipient before any slot or charge is taken; then resend it by its id.
+   */
+  async find(companyId: string, target: OtpTarget): Promise<FoundOtp | null> {
+    return findOtp(this.db.manager, companyId, target);
   }
 
   async resend(companyId: string, target: OtpTarget, prices: readonly PriceRule[]): Promise<OtpSent> {

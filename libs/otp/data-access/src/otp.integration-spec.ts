@@ -309,6 +309,17 @@ describe('OTP send and verify (PostgreSQL)', () => {
       expect(await verifier.verify(c.companyId, { verificationId: sent.verificationId }, newCode)).toMatchObject({ outcome: 'verified' });
     });
 
+    it("finds the OTP a resend would send, with its recipient, channel and sender, by id or by its newest pending one; none of another company's", async () => {
+      const c = await company();
+      const sent = await sender.send(command(c, { sender: 'Shop' }), DEFAULT_PRICES);
+      const expected = { id: sent.verificationId, application_id: c.application.id, recipient: sent.recipient, channel: 'sms', sender: 'Shop' };
+      expect(await resender.find(c.companyId, { verificationId: sent.verificationId })).toEqual(expected);
+      expect(await resender.find(c.companyId, { applicationId: c.application.id, recipient: sent.recipient })).toEqual(expected);
+      const other = await company();
+      expect(await resender.find(other.companyId, { verificationId: sent.verificationId })).toBeNull();
+      expect(await resender.find(c.companyId, { verificationId: 'not-a-uuid' })).toBeNull();
+    });
+
     it('refuses within 30 s of the last send with the wait, and after 5 resends for good', async () => {
       const c = await company('5');
       const sent = await sender.send(command(c), DEFAULT_PRICES);
