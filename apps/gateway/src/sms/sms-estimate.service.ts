@@ -1,29 +1,36 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { findPrice, moneyToJson } from '@mp/billing-domain';
 import { ApiError } from '@mp/http-kit';
+import { SuppressionCheck } from '@mp/messaging';
 import { INVALID_PHONE_NUMBER, parseRecipients, splitSms, SmsTextError } from '@mp/messaging-domain';
 import { GatewayEnv } from '../gateway.env';
 import { PriceBook } from '../pricing/price-book.service';
+import { withoutOptedOut } from './opted-out-recipients';
 import { MAX_RECIPIENTS_PER_SEND, resolveSmsRequest, webhookPolicyOf } from './sms-request';
 import type { SmsSendDto } from './sms-send.dto';
 
-/** POST /sms/estimate: what a send would cost and how it would be split, sending nothing. */
+/**
+ * POST /sms/estimate: what a send would cost and how it would be split, sending nothing. A number
+ * that opted out of the sender is listed failed and left out of the cost, as the send would.
+ */
 @Injectable()
 export class SmsEstimateService {
   constructor(
     private readonly priceBook: PriceBook,
     private readonly config: GatewayEnv,
+    private readonly suppression: SuppressionCheck,
   ) {}
 
-  async estimate(dto: SmsSendDto) {
+  async estimate(companyId: string, dto: SmsSendDto) {
     const resolved = resolveSmsRequest(dto, { webhookPolicy: webhookPolicyOf(this.config) });
     if (!resolved.ok) throw new ApiError(HttpStatus.BAD_REQUEST, resolved.error);
     const request = resolved.value;
-    const list = parseRecipients(request.recipients);
-    if (list.total > MAX_RECIPIENTS_PER_SEND) {
+    const parsed = parseRecipients(request.recipients);
+    if (parsed.total > MAX_RECIPIENTS_PER_SEND) {
       throw new ApiError(HttpStatus.BAD_REQUEST, `at most ${MAX_RECIPIENTS_PER_SEND} recipients per request`);
     }
-    if (list.valid.length === 0) throw new ApiError(HttpStatus.BAD_REQUEST, INVALID_PHONE_NUMBER);
+    if (parsed.valid.length === 0) throw new ApiError(HttpStatus.BAD_REQUEST, INVALID_PHONE_NUMBER);
+    const list = await withoutOptedOut(this.suppression, companyId, request.sender, parsed);
     let split;
     try {
       split = splitSms(request.message);

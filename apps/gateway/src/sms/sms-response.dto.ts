@@ -74,9 +74,13 @@ export class SmsEstimateDto {
   @Integer({ description: 'Characters (code points) of the text' }) characters: number;
   @NullableText({ description: 'The first character that forced UCS-2; null for GSM-7 text' }) first_non_gsm_character: string | null;
   @OneOf(ROUTES) route: string;
-  @Money('What the send would cost in all') total_cost: number;
-  @Nested([SmsEstimateRecipientDto], { description: 'Each valid distinct number' }) recipients: SmsEstimateRecipientDto[];
-  @Nested([FailedNumberDto], { description: 'Invalid numbers, which a send would not charge' }) failed_numbers: FailedNumberDto[];
+  @Money('What the send would cost in all: the `recipients` only') total_cost: number;
+  @Nested([SmsEstimateRecipientDto], { description: 'Each valid distinct number a send would go to (not those who opted out)' })
+  recipients: SmsEstimateRecipientDto[];
+  @Nested([FailedNumberDto], {
+    description: 'Numbers a send would list as failed and not charge: the invalid ones, then those who opted out (`Recipient has opted out`)',
+  })
+  failed_numbers: FailedNumberDto[];
 }
 
 export class SmsEstimateResponseDto extends SuccessEnvelopeDto {

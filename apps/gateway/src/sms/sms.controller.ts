@@ -88,12 +88,19 @@ export class SmsController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Parts, encoding and cost of a send, without sending or charging',
-    description: 'Same body as POST /sms/send. `first_non_gsm_character` names the character that forced UCS-2 (70/67 characters per part).',
+    description:
+      "Same body as POST /sms/send. `first_non_gsm_character` names the character that forced UCS-2 (70/67 characters per part). The company's suppression list (see /sms/opt-outs) applies as it would to the send: a recipient who opted out of this `from` (or of all the company's numbers) is listed in `failed_numbers` with `Recipient has opted out`, is not in `recipients` and costs nothing in `total_cost`; when every valid recipient opted out, the estimate is refused with 403, as the send would be.",
   })
   @ApiOkResponse({ type: SmsEstimateResponseDto, description: 'What a send would do' })
   @ApiBadRequest('A missing or invalid field, named in `error`; no valid number; over 1000 recipients; a text over 1600 characters; no price for a number')
-  estimate(@Body() body: SmsSendDto) {
-    return this.estimates.estimate(body);
+  @ApiResponse({
+    status: 403,
+    description:
+      "`Recipient has opted out`: every valid recipient is on the company's suppression list for this `from` (or for all its numbers), with `failed_numbers` when several were given, as POST /sms/send would answer",
+    type: BulkBadRequestBodyDto,
+  })
+  estimate(@CurrentPrincipal() principal: Principal, @Body() body: SmsSendDto) {
+    return this.estimates.estimate(principal.companyId, body);
   }
 
   @Get(':message_id')

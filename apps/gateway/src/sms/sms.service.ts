@@ -13,7 +13,7 @@ import {
   type BeforeCommit,
   type SmsAcceptance,
 } from '@mp/messaging';
-import { INVALID_PHONE_NUMBER, parseRecipients, RECIPIENT_OPTED_OUT, SmsTextError, type RecipientList } from '@mp/messaging-domain';
+import { INVALID_PHONE_NUMBER, parseRecipients, SmsTextError } from '@mp/messaging-domain';
 import { QueueName } from '@mp/queue-contracts';
 import { OutboxRelay } from '@mp/queue-runtime';
 import { GatewayEnv } from '../gateway.env';
@@ -21,6 +21,7 @@ import type { RecordPendingAnswer } from '../idempotency/idempotent-send.decorat
 import { PriceBook } from '../pricing/price-book.service';
 import { SenderPolicy } from '../senders/sender-policy.service';
 import { StatusCallbacks } from '../senders/status-callbacks.service';
+import { withoutOptedOut } from './opted-out-recipients';
 import { MAX_RECIPIENTS_PER_SEND, resolveSmsRequest, webhookPolicyOf, type SmsRequest } from './sms-request';
 import { multiRecipientResponse, singleRecipientResponse } from './sms-responses';
 import type { SmsSendDto } from './sms-send.dto';
@@ -55,7 +56,7 @@ export class SmsService implements BeforeApplicationShutdown {
     if (parsed.valid.length === 0) {
       throw new ApiError(HttpStatus.BAD_REQUEST, INVALID_PHONE_NUMBER, parsed.total > 1 ? { failed_numbers: parsed.invalid } : {});
     }
-    const list = await this.withoutOptedOut(companyId, request.sender, parsed);
+    const list = await withoutOptedOut(this.suppression, companyId, request.sender, parsed);
     const respond = (accepted: SmsAcceptance) => (list.total === 1 ? singleRecipientResponse(request, accepted) : multiRecipientResponse(list, accepted));
     const beforeCommit: BeforeCommit | undefined =
       recordPendingAnswer &&
@@ -79,25 +80,6 @@ export class SmsService implements BeforeApplicationShutdown {
       .catch(mapAcceptanceError);
     this.ledgerMetrics.debited('sms', accepted.totalCost);
     return respond(accepted);
-  }
-
-  /**
-   * The list with the numbers that opted out of this sender moved to the failed ones: never
-   * charged. A send left with no one to send to is refused (403) with nothing charged.
-   */
-  private async withoutOptedOut(companyId: string, sender: string, list: RecipientList): Promise<RecipientList> {
-    const optedOut = await this.suppression.suppressed(
-      companyId,
-      sender,
-      list.valid.map((entry) => entry.e164),
-    );
-    if (optedOut.size === 0) return list;
-    const refused = list.valid.filter((entry) => optedOut.has(entry.e164)).map((entry) => ({ number: entry.e164, error: RECIPIENT_OPTED_OUT }));
-    const rest = { ...list, valid: list.valid.filter((entry) => !optedOut.has(entry.e164)), invalid: [...list.invalid, ...refused] };
-    if (rest.valid.length === 0) {
-      throw new ApiError(HttpStatus.FORBIDDEN, RECIPIENT_OPTED_OUT, list.total > 1 ? { failed_numbers: rest.invalid } : {});
-    }
-    return rest;
   }
 
   async find(companyId: string, messageId: string) {
