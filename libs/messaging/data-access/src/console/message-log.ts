@@ -160,7 +160,8 @@ function conditions(companyId: string, filter: MessageLogFilter, campaign: Campa
   return where;
 }
 
-function logItem(row: LogRow): MessageLogItem {
+/** A row of the console's message log; the API's list (apiMessageItem) adds to it. */
+export function logItem(row: LogRow): MessageLogItem {
   return {
     message_id: row.id,
     to: row.recipient,
