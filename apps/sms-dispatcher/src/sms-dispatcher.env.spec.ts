@@ -33,6 +33,20 @@ describe('SmsDispatcherEnv', () => {
     expect(loadConfig(SmsDispatcherEnv, {}).SMSC_STANDARD_HOST).toBeUndefined();
   });
 
+  it('binds over plain TCP by default, and over TLS verifies the certificate unless told not to', () => {
+    expect(loadConfig(SmsDispatcherEnv, {})).toMatchObject({ SMSC_TLS: false, SMSC_TLS_REJECT_UNAUTHORIZED: true });
+    expect(loadConfig(SmsDispatcherEnv, { SMSC_TLS: 'true', SMSC_TLS_CA: '/etc/carrier/ca.pem' })).toMatchObject({
+      SMSC_TLS: true,
+      SMSC_TLS_CA: '/etc/carrier/ca.pem',
+      SMSC_TLS_REJECT_UNAUTHORIZED: true,
+    });
+    expect(loadConfig(SmsDispatcherEnv, { SMSC_TLS_REJECT_UNAUTHORIZED: 'false' }).SMSC_TLS_REJECT_UNAUTHORIZED).toBe(false);
+  });
+
+  it('starts in production over TLS with the carrier given', () => {
+    expect(problems({ ...PRODUCTION, SMSC_TLS: 'true', SMSC_TLS_CA: '/etc/carrier/ca.pem', SMSC_PORT: '3550' })).toEqual([]);
+  });
+
   it('starts in production with its stores, the OTP text key and the carrier given', () => {
     expect(problems(PRODUCTION)).toEqual([]);
   });

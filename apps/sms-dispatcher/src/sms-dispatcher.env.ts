@@ -1,6 +1,6 @@
 import { WorkerEnv } from '@mp/app-runtime';
 import { TrafficPolicy } from '@mp/carrier';
-import { Base64Key32, DEV_SECRETS, PrivateInProduction, RequiredInProduction } from '@mp/config';
+import { Base64Key32, DEV_SECRETS, EnvFlag, PrivateInProduction, RequiredInProduction } from '@mp/config';
 import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
 
 export class SmsDispatcherEnv extends WorkerEnv {
@@ -35,6 +35,30 @@ export class SmsDispatcherEnv extends WorkerEnv {
   @IsString()
   @RequiredInProduction()
   SMSC_PASSWORD: string = 'secret';
+
+  /**
+   * SMPP over TLS to the SMSC (and to a route's own, below). The SMSC's certificate must verify,
+   * against SMSC_TLS_CA when set, else Node's public CAs; one that does not fails the bind, and
+   * plain TCP is never tried instead (docs/decisions/0056-smpp-over-tls.md).
+   */
+  @EnvFlag()
+  SMSC_TLS: boolean = false;
+
+  /** A PEM file of the certificates to trust instead of the public CAs: the carrier's CA, or its self-signed certificate. */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  SMSC_TLS_CA?: string;
+
+  /** The name the SMSC's certificate must be issued to, when it is not SMSC_HOST (an IP address, say). */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  SMSC_TLS_SERVERNAME?: string;
+
+  /** false accepts any certificate: encrypted, but anyone in the path could pose as the SMSC. */
+  @EnvFlag()
+  SMSC_TLS_REJECT_UNAUTHORIZED: boolean = true;
 
   /**
    * A route may have an SMSC of its own (`SMSC_STANDARD_*`, `SMSC_PREMIUM_*`); a route without
@@ -142,4 +166,20 @@ export class SmsDispatcherEnv extends WorkerEnv {
   @Base64Key32()
   @PrivateInProduction()
   OTP_TEXT_KEY: string = DEV_SECRETS.OTP_TEXT_KEY;
+
+  /**
+   * The operator's own opt-out keywords, comma-separated (e.g. `STOPP,DESINSCRIRE`): an inbound
+   * message whose whole text is one adds its sender to the company's suppression list as STOP
+   * does. The standard ones (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT, ARRET,
+   * TD) always apply.
+   */
+  @IsString()
+  OPT_OUT_KEYWORDS: string = '';
+}
+
+/** OPT_OUT_KEYWORDS as a list. */
+export function extraOptOutKeywords(config: Pick<SmsDispatcherEnv, 'OPT_OUT_KEYWORDS'>): string[] {
+  return config.OPT_OUT_KEYWORDS.split(',')
+    .map((keyword) => keyword.trim())
+    .filter((keyword) => keyword.length > 0);
 }

@@ -8,6 +8,7 @@ import {
   type SmppLogger,
 } from './smpp-connection';
 import type { DeliveryReceipt } from './delivery-receipt';
+import type { SmppTransport } from './smpp-transport';
 import type { OutgoingPart, SubmitOutcome } from './submit-sm';
 
 /** Where one SMSC is and how to log in to it. */
@@ -16,6 +17,8 @@ export interface SmscTarget {
   port: number;
   systemId: string;
   password: string;
+  /** Plain TCP when absent. */
+  transport?: SmppTransport;
 }
 
 export interface CarrierRoutesOptions {

@@ -5,6 +5,7 @@ export * from './command-status';
 export * from './delivery-receipt';
 export * from './mobile-originated';
 export * from './smpp-connection';
+export * from './smpp-transport';
 export * from './submit-sm';
 export * from './token-bucket';
 export * from './traffic-policy';

@@ -10,6 +10,7 @@ import { deliverSmRespPdu, submitSmPdu } from './outgoing-pdus';
 import { readPdusByChunk } from './pdu-reader';
 import { type OutgoingPart, type SubmitOutcome, submitSmParameters } from './submit-sm';
 import { noResponse, SubmitWindow } from './submit-window';
+import { certificateRefusal, smppSocketOptions, type SmppTransport } from './smpp-transport';
 import type { TrafficPolicy } from './traffic-policy';
 
 export interface SmppConnectionOptions {
@@ -18,6 +19,8 @@ export interface SmppConnectionOptions {
   systemId: string;
   password: string;
   systemType?: string;
+  /** Plain TCP when absent; with `tls: true` the SMSC's certificate must verify or nothing is sent. */
+  transport?: SmppTransport;
   /** Most submit_sm waiting for their response at once (default 10). */
   windowSize: number;
   /** Throughput limit of this bind in submit_sm per second; 0 = unlimited. */
@@ -105,6 +108,8 @@ export class SmppConnection {
         else resolve();
       };
       this.enter('connecting');
+      const { transport, host, port } = this.options;
+      if (transport?.tls && transport.rejectUnauthorized === false) this.logger.warn({ event: 'smpp_tls_unverified', host, port });
       this.open();
     });
     return this.connected;
@@ -188,8 +193,9 @@ export class SmppConnection {
   }
 
   private open(): void {
-    const { host, port, responseTimeoutMs } = this.options;
-    const session = openSession({ host, port });
+    const { host, port, responseTimeoutMs, transport } = this.options;
+    const tls = transport?.tls === true;
+    const session = openSession(smppSocketOptions(host, port, transport));
     // Nagle's algorithm held each submit_sm back until the previous one was acknowledged, which
     // with a window of outstanding submits made the window's round trip, not the carrier, the
     // limit; PDUs written together still leave together (coalesceWrites).
@@ -202,9 +208,12 @@ export class SmppConnection {
       this.logger.warn({ event: 'smpp_bind_timeout', host, port, timeoutMs: responseTimeoutMs });
       session.destroy();
     }, responseTimeoutMs);
-    session.on('connect', () => this.bind(session));
+    // Over TLS the bind (and its password) waits for the handshake, and so for the certificate's verification.
+    session.on(tls ? 'secureConnect' : 'connect', () => this.bind(session));
     session.on('error', (error: Error) => {
-      this.logger.warn({ event: 'smpp_socket_error', host, port, error: error.message });
+      const refusal = tls ? certificateRefusal(error) : undefined;
+      if (refusal) return this.onCertificateRefused(session, refusal, error);
+      this.logger.warn({ event: 'smpp_socket_error', host, port, tls, error: error.message });
       session.destroy();
     });
     session.on('close', () => this.onClose(session));
@@ -232,10 +241,26 @@ export class SmppConnection {
     });
   }
 
+  /**
+   * The SMSC's certificate did not verify: nothing was sent, and no plain TCP is tried instead.
+   * Like a refused password, it ends the first connect (a configuration to mend); a bind that had
+   * been bound before keeps retrying with backoff, as the carrier may be rotating its certificate.
+   */
+  private onCertificateRefused(session: Session, reason: string, error: Error): void {
+    const { host, port } = this.options;
+    const fatal = this.settleConnect !== undefined;
+    this.logger.error({ event: 'smpp_tls_certificate_refused', host, port, reason, error: error.message, retrying: !fatal });
+    session.destroy();
+    if (!fatal || session !== this.session) return;
+    this.settleConnect?.(new Error(`TLS to ${host}:${port}: the SMSC's certificate was refused (${reason}: ${error.message})`));
+    void this.close();
+  }
+
   private onBound(session: Session): void {
     this.enter('bound');
     this.attempt = 0;
-    this.logger.info({ event: 'smpp_bound', host: this.options.host, port: this.options.port, systemId: this.options.systemId });
+    const { host, port, systemId, transport } = this.options;
+    this.logger.info({ event: 'smpp_bound', host, port, systemId, tls: transport?.tls === true });
     this.settleConnect?.();
     this.enquireTimer = setInterval(() => this.enquireLink(session), this.options.enquireLinkMs);
     this.window.resume((parameters, onResponse) => session.send(submitSmPdu(parameters), onResponse));

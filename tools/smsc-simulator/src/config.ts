@@ -1,5 +1,5 @@
 import { LOG_LEVELS, loadConfig } from '@mp/config';
-import { IsIn, IsInt, IsNumber, IsString, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsNumber, IsOptional, IsString, Max, Min } from 'class-validator';
 
 /**
  * The simulator's environment. SMSC_HOST and SMSC_HTTP_PORT fall back to HOST and PORT, which is
@@ -18,6 +18,24 @@ export class SmscSimulatorEnv {
   @Min(0)
   @Max(65535)
   SMSC_PORT: number = 2775;
+
+  /** SMPP over TLS port, besides the TCP one (0 = any free port); unset = no TLS listener. */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  SMSC_TLS_PORT?: number;
+
+  /** The TLS listener's certificate and key (PEM files); unset = a self-signed pair made at start. */
+  @IsString()
+  SMSC_TLS_CERT: string = '';
+
+  @IsString()
+  SMSC_TLS_KEY: string = '';
+
+  /** Where a self-signed certificate is written for clients to trust; unset = <tmpdir>/smsc-simulator-<tls port>.pem. */
+  @IsString()
+  SMSC_TLS_CERT_OUT: string = '';
 
   /** Inspection API port (0 = any free port). */
   @IsInt()

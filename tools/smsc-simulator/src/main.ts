@@ -1,6 +1,7 @@
 /**
- * A development SMSC: SMPP on SMSC_HOST:SMSC_PORT (127.0.0.1:2775) for the sms-dispatcher, and an
- * inspection API on SMSC_HTTP_PORT (2776) showing what "the phone" received:
+ * A development SMSC: SMPP on SMSC_HOST:SMSC_PORT (127.0.0.1:2775) for the sms-dispatcher, and over
+ * TLS on SMSC_TLS_PORT when set; and an inspection API on SMSC_HTTP_PORT (2776) showing what "the
+ * phone" received:
  *
  *   curl -s 'http://127.0.0.1:2776/messages?to=%2B447700900123'
  *
@@ -9,8 +10,12 @@
  */
 import { ConfigError } from '@mp/config';
 import { createLogger } from '@mp/observability';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { readSimulatorEnv, type SmscSimulatorEnv } from './config';
-import { startSmscSimulator } from './simulator';
+import { startSmscSimulator, type RunningSmscSimulator, type SmscSimulatorOptions } from './simulator';
+import { tlsCredentials } from './tls-credentials';
 
 const APP = 'smsc-simulator';
 
@@ -31,24 +36,18 @@ async function main(): Promise<number> {
     latencyMs: env.SMSC_LATENCY_MS,
     maxRatePerSecond: env.SMSC_MAX_RATE_PER_SECOND,
   };
-  const simulator = await startSmscSimulator({
-    ...settings,
-    host: env.SMSC_HOST,
-    smppPort: env.SMSC_PORT,
-    httpPort: env.SMSC_HTTP_PORT,
-    systemId: env.SMSC_SYSTEM_ID,
-    password: env.SMSC_PASSWORD,
-    logger,
-  }).catch((error: unknown) => {
-    const { code, port } = error as { code?: string; port?: number };
-    if (code !== 'EADDRINUSE') throw error;
-    process.stderr.write(`${APP}: port ${port} on ${env.SMSC_HOST} is in use (set SMSC_PORT / SMSC_HTTP_PORT to others)\n`);
-    return undefined;
-  });
+  const tls = await tlsOf(env);
+  if (tls instanceof Error) {
+    process.stderr.write(`${APP}: refusing to start. ${tls.message}\n`);
+    return 1;
+  }
+  const simulator = await start(env, { ...settings, tlsCredentials: tls?.credentials, logger });
   if (!simulator) return 1;
+  const smppTls = tls && { smppTls: `${simulator.host}:${simulator.tlsPort}`, tlsCertificateFile: await writtenCertificate(env, simulator, tls.generated) };
   logger.info({
     event: 'listening',
     smpp: `${simulator.host}:${simulator.smppPort}`,
+    ...smppTls,
     http: `http://${simulator.host}:${simulator.httpPort}`,
     checksCredentials: env.SMSC_SYSTEM_ID !== '' || env.SMSC_PASSWORD !== '',
     ...settings,
@@ -59,6 +58,40 @@ async function main(): Promise<number> {
   await simulator.stop();
   logger.info({ event: 'stopped' });
   return 0;
+}
+
+/** Starts the simulator on the configured ports; undefined (and why, on stderr) when one is taken. */
+function start(env: SmscSimulatorEnv, options: Partial<SmscSimulatorOptions>): Promise<RunningSmscSimulator | undefined> {
+  return startSmscSimulator({
+    ...options,
+    host: env.SMSC_HOST,
+    smppPort: env.SMSC_PORT,
+    httpPort: env.SMSC_HTTP_PORT,
+    tlsPort: env.SMSC_TLS_PORT,
+    systemId: env.SMSC_SYSTEM_ID,
+    password: env.SMSC_PASSWORD,
+  }).catch((error: unknown) => {
+    const { code, port } = error as { code?: string; port?: number };
+    if (code !== 'EADDRINUSE') throw error;
+    process.stderr.write(`${APP}: port ${port} on ${env.SMSC_HOST} is in use (set SMSC_PORT / SMSC_HTTP_PORT / SMSC_TLS_PORT to others)\n`);
+    return undefined;
+  });
+}
+
+/** The TLS listener's certificate and key when SMSC_TLS_PORT asks for one; an Error to refuse to start with. */
+function tlsOf(env: SmscSimulatorEnv): Promise<Awaited<ReturnType<typeof tlsCredentials>> | undefined | Error> {
+  if (env.SMSC_TLS_PORT === undefined) return Promise.resolve(undefined);
+  return tlsCredentials(env.SMSC_HOST, env.SMSC_TLS_CERT, env.SMSC_TLS_KEY).catch((error: unknown) =>
+    error instanceof Error ? error : new Error(String(error)),
+  );
+}
+
+/** The file a client trusts the TLS listener by: the one given, or the self-signed certificate written out. */
+async function writtenCertificate(env: SmscSimulatorEnv, simulator: RunningSmscSimulator, generated: boolean): Promise<string> {
+  if (!generated) return env.SMSC_TLS_CERT;
+  const file = env.SMSC_TLS_CERT_OUT || join(tmpdir(), `smsc-simulator-${simulator.tlsPort}.pem`);
+  await writeFile(file, simulator.tlsCertificate ?? '');
+  return file;
 }
 
 main().then(

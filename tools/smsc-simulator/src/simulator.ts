@@ -5,6 +5,7 @@ import type { InboxMessage } from './reassembly';
 import { SmppServer } from './smpp-server';
 import { SimulatorState, type SimulatorStats } from './state';
 import { messageIdGenerator, SubmitHandler } from './submit-handler';
+import { selfSignedCredentials, type TlsCredentials } from './tls-credentials';
 
 export interface SmscSimulatorOptions {
   /** Address both servers bind to. */
@@ -13,6 +14,10 @@ export interface SmscSimulatorOptions {
   smppPort: number;
   /** Inspection API port; 0 = any free port. */
   httpPort: number;
+  /** SMPP over TLS port; undefined = none, 0 = any free port (see RunningSmscSimulator.tlsPort). */
+  tlsPort?: number;
+  /** The TLS listener's certificate and key; a self-signed pair is made at start without them. */
+  tlsCredentials?: TlsCredentials;
   /** When non-empty, binds must use this system_id / password; empty = any. */
   systemId: string;
   password: string;
@@ -52,6 +57,10 @@ export interface RunningSmscSimulator {
   host: string;
   smppPort: number;
   httpPort: number;
+  /** Where SMPP over TLS listens, when it does. */
+  tlsPort?: number;
+  /** The TLS listener's certificate (PEM): a client that takes it as its CA trusts a self-signed one. */
+  tlsCertificate?: string;
   stats(): SimulatorStats;
   /** What GET /messages shows. */
   messages(to?: string): InboxMessage[];
@@ -80,9 +89,12 @@ export async function startSmscSimulator(overrides: Partial<SmscSimulatorOptions
     return { parts: parts.length, message_ids: parts.map((part) => part.messageId), sent };
   };
   const http = createHttpApi(state, { clearMessages: () => submits.clear(), dropBinds: (refuseMs) => smpp.dropBinds(refuseMs), sendMobileOriginated });
+  const tlsCredentials = options.tlsPort === undefined ? undefined : (options.tlsCredentials ?? (await selfSignedCredentials(host)));
   const smppPort = await smpp.listen(options.smppPort, host);
   let httpPort: number;
+  let tlsPort: number | undefined;
   try {
+    if (options.tlsPort !== undefined && tlsCredentials) tlsPort = await smpp.listenTls(options.tlsPort, host, tlsCredentials);
     httpPort = await listenHttp(http, options.httpPort, host);
   } catch (error) {
     await smpp.close();
@@ -92,6 +104,8 @@ export async function startSmscSimulator(overrides: Partial<SmscSimulatorOptions
     host,
     smppPort,
     httpPort,
+    tlsPort,
+    tlsCertificate: tlsCredentials?.cert,
     stats: () => ({ ...state.stats }),
     messages: (to) => state.messages(to),
     dropBinds: (refuseMs) => smpp.dropBinds(refuseMs),

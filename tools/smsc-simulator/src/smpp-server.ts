@@ -1,4 +1,5 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import type { Logger } from 'pino';
 import { encodeGsm } from './gsm';
 import { DelayQueue } from './delay-queue';
@@ -59,7 +60,8 @@ const canTransmit = (session: Session): boolean => session.mode === 'transmitter
 
 /** The SMPP side of the simulator: binds, enquire_link, unbind, submit_sm and delivery receipts. */
 export class SmppServer {
-  private readonly server: Server;
+  /** The TCP listener, and the TLS one when asked for: one SMSC, whichever way a bind comes in. */
+  private readonly servers: Server[] = [];
   private readonly sessions = new Set<Session>();
   /** Delayed work (responses, receipts, retries), one queue per delay. */
   private readonly delayed = new Map<number, DelayQueue>();
@@ -77,18 +79,33 @@ export class SmppServer {
     private readonly submits: SubmitHandler,
     private readonly logger: Logger,
   ) {
-    this.server = createServer((socket) => this.accept(socket));
     this.ackCheck = setInterval(() => this.resendOverdue(), Math.min(RECEIPT_ACK_CHECK_MS, Math.max(10, options.receiptAckTimeoutMs / 4)));
     this.ackCheck.unref();
   }
 
-  /** Listens; resolves with the port (useful with port 0). */
+  /** Listens for SMPP over TCP; resolves with the port (useful with port 0). */
   listen(port: number, host: string): Promise<number> {
+    return this.listenWith(
+      createServer((socket) => this.accept(socket)),
+      port,
+      host,
+    );
+  }
+
+  /** Listens for SMPP over TLS with this certificate; the same SMSC as over TCP once the handshake is done. */
+  listenTls(port: number, host: string, credentials: { cert: string; key: string }): Promise<number> {
+    const server = createTlsServer({ ...credentials, minVersion: 'TLSv1.2' }, (socket) => this.accept(socket));
+    server.on('tlsClientError', (error) => this.logger.warn({ event: 'tls_handshake_failed', error: error.message }));
+    return this.listenWith(server, port, host);
+  }
+
+  private listenWith(server: Server, port: number, host: string): Promise<number> {
+    this.servers.push(server);
     return new Promise((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen({ port, host }, () => {
-        this.server.off('error', reject);
-        resolve((this.server.address() as AddressInfo).port);
+      server.once('error', reject);
+      server.listen({ port, host }, () => {
+        server.off('error', reject);
+        resolve((server.address() as AddressInfo).port);
       });
     });
   }
@@ -98,7 +115,8 @@ export class SmppServer {
     for (const queue of this.delayed.values()) queue.clear();
     clearInterval(this.ackCheck);
     for (const session of this.sessions) session.socket.destroy();
-    return new Promise((resolve) => this.server.close(() => resolve()));
+    const listening = this.servers.filter((server) => server.listening);
+    return Promise.all(listening.map((server) => new Promise<void>((resolve) => server.close(() => resolve())))).then(() => undefined);
   }
 
   /**

@@ -12,13 +12,16 @@ import {
   type SubmitOutcome,
 } from '@mp/carrier';
 import { SmsDispatcherEnv } from '../sms-dispatcher.env';
+import { smscTransport } from './smsc-transport';
 
 /** Resolves once the receipt is stored: only then is the deliver_sm acknowledged. */
 type ReceiptListener = (receipt: DeliveryReceipt) => Promise<void>;
 
-/** The SMSC each route goes to, from the configuration. */
+/** The SMSC each route goes to, from the configuration; a route's own SMSC is reached as the default one is (SMSC_TLS*). */
 export function smscTargets(config: SmsDispatcherEnv): { defaultSmsc: SmscTarget; routes: Record<string, SmscTarget> } {
-  const defaultSmsc: SmscTarget = { host: config.SMSC_HOST, port: config.SMSC_PORT, systemId: config.SMSC_SYSTEM_ID, password: config.SMSC_PASSWORD };
+  const transport = smscTransport(config);
+  const over = transport.tls ? { transport } : {};
+  const defaultSmsc: SmscTarget = { host: config.SMSC_HOST, port: config.SMSC_PORT, systemId: config.SMSC_SYSTEM_ID, password: config.SMSC_PASSWORD, ...over };
   const routes: Record<string, SmscTarget> = {};
   const own = {
     standard: [config.SMSC_STANDARD_HOST, config.SMSC_STANDARD_PORT, config.SMSC_STANDARD_SYSTEM_ID, config.SMSC_STANDARD_PASSWORD],
@@ -26,7 +29,7 @@ export function smscTargets(config: SmsDispatcherEnv): { defaultSmsc: SmscTarget
   } as const;
   for (const [route, [host, port, systemId, password]] of Object.entries(own)) {
     if (host === undefined) continue;
-    routes[route] = { host, port: port ?? defaultSmsc.port, systemId: systemId ?? defaultSmsc.systemId, password: password ?? defaultSmsc.password };
+    routes[route] = { host, port: port ?? defaultSmsc.port, systemId: systemId ?? defaultSmsc.systemId, password: password ?? defaultSmsc.password, ...over };
   }
   return { defaultSmsc, routes };
 }

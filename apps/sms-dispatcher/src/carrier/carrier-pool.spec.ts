@@ -35,6 +35,13 @@ describe('smscTargets', () => {
     expect(targets({ SMSC_STANDARD_PORT: '2800', SMSC_PREMIUM_PASSWORD: 'x' }).routes).toEqual({});
   });
 
+  it('reaches the SMSC and every route of its own over TLS with SMSC_TLS, never plain TCP for one of them', () => {
+    const { defaultSmsc, routes } = targets({ SMSC_TLS: 'true', SMSC_TLS_SERVERNAME: 'smpp.carrier.example', SMSC_PREMIUM_HOST: 'premium.example' });
+    const transport = { tls: true, rejectUnauthorized: true, servername: 'smpp.carrier.example' };
+    expect(defaultSmsc.transport).toEqual(transport);
+    expect(routes['premium']?.transport).toEqual(transport);
+  });
+
   it('refuses a bad per-route value by name', () => {
     expect(() => targets({ SMSC_STANDARD_HOST: 'std.example', SMSC_STANDARD_PORT: '70000' })).toThrow(ConfigError);
     expect(() => targets({ SMSC_STANDARD_HOST: 'std.example', SMSC_STANDARD_PORT: '70000' })).toThrow('SMSC_STANDARD_PORT="70000"');

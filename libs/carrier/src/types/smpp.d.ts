@@ -4,6 +4,7 @@ declare module 'smpp' {
   import type { EventEmitter } from 'node:events';
   import type { Server, Socket } from 'node:net';
   import type { Duplex } from 'node:stream';
+  import type { ConnectionOptions } from 'node:tls';
 
   /** A decoded PDU: the header fields, and the command's parameters and TLVs by their spec names. */
   export class PDU {
@@ -61,6 +62,12 @@ declare module 'smpp' {
     default: string;
   };
 
-  /** Opens a TCP connection and a session on it at once. */
-  export function connect(options: { host: string; port: number }, listener?: () => void): Session;
+  /**
+   * Opens a connection and a session on it at once: TCP, or with `tls: true` TLS (the options go
+   * to tls.connect as they are). A TLS session emits 'secureConnect' once the handshake is done.
+   */
+  export function connect(
+    options: { host: string; port: number } | ({ host: string; port: number; tls: true } & ConnectionOptions),
+    listener?: () => void,
+  ): Session;
 }
