@@ -106,6 +106,15 @@ export interface InboundReceivedJob {
   data: { inboundMessageId: string; occurredAt: string };
 }
 
+/**
+ * An inbound keyword changed a company's suppression list: its inbound webhook is told
+ * (contact.opted_out, contact.opted_in). One per inbound message and type.
+ */
+export interface ContactEventJob {
+  name: 'contact.event';
+  data: { inboundMessageId: string; type: 'contact.opted_out' | 'contact.opted_in'; occurredAt: string };
+}
+
 /** Refund the parts of a settled message that never reached a carrier; idempotent per message. */
 export interface RefundMessageJob {
   name: 'billing.refund';
@@ -121,7 +130,7 @@ export interface QueueJobs {
   [QueueName.CampaignDispatch]: QueueProbeJob | CampaignBatchJob;
   [QueueName.OtpDispatch]: QueueProbeJob | SmsSubmitJob;
   [QueueName.OtpDeliver]: QueueProbeJob | OtpMessageSettledJob | OtpMessagesSettledJob | OtpWhatsAppJob;
-  [QueueName.DeliveryEvents]: QueueProbeJob | MessageStatusJob | OtpEventJob | CampaignEventJob | InboundReceivedJob;
+  [QueueName.DeliveryEvents]: QueueProbeJob | MessageStatusJob | OtpEventJob | CampaignEventJob | InboundReceivedJob | ContactEventJob;
   [QueueName.WebhookDeliver]: QueueProbeJob | WebhookDeliverJob;
   [QueueName.BillingSettle]: QueueProbeJob | RefundMessageJob;
 }
@@ -162,6 +171,7 @@ export const QUEUE_JOB_NAMES: { readonly [Q in QueueName]: readonly JobNameOf<Q>
     'otp.event',
     'campaign.event',
     'inbound.received',
+    'contact.event',
   ]),
   [QueueName.WebhookDeliver]: everyJobOf<typeof QueueName.WebhookDeliver>()(['queue.probe', 'webhook.deliver']),
   [QueueName.BillingSettle]: everyJobOf<typeof QueueName.BillingSettle>()(['queue.probe', 'billing.refund']),

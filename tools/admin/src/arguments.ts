@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '@mp/accounts';
 import { parseArgs } from 'node:util';
 import { UsageError } from './usage-error';
 
@@ -51,4 +52,10 @@ export function parseOptions(
     if (!lists[name] || lists[name].length === 0) throw new UsageError(`at least one --${name} is required`);
   }
   return { values, lists, flags };
+}
+
+/** A true|false option's value. */
+export function booleanOf(name: string, text: string): boolean {
+  if (text === 'true' || text === 'false') return text === 'true';
+  throw new InvalidArgumentError(`--${name} must be true or false`);
 }

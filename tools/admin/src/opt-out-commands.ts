@@ -1,7 +1,7 @@
 import { AuditLogRepository, InvalidArgumentError, OtpOptOutSetting } from '@mp/accounts';
 import { OptOutStore } from '@mp/messaging';
 import { checkSender, parsePhoneNumber } from '@mp/messaging-domain';
-import { parseOptions } from './arguments';
+import { booleanOf, parseOptions } from './arguments';
 import type { AdminContext, Command } from './commands';
 
 const store = async (context: AdminContext) => new OptOutStore(await context.database());
@@ -18,11 +18,6 @@ function numberOf(text: string | undefined): string | null {
   const checked = checkSender(text);
   if (!checked.ok) throw new InvalidArgumentError(`--number must be a number or sender id of the company (got "${text}")`);
   return checked.sender;
-}
-
-function booleanOf(name: string, text: string): boolean {
-  if (text === 'true' || text === 'false') return text === 'true';
-  throw new InvalidArgumentError(`--${name} must be true or false`);
 }
 
 /** A company's suppression list (opt_outs) and whether its OTPs follow it. */

@@ -1,6 +1,16 @@
-import { AuditLogRepository, InvalidArgumentError, MessagingSettings, parseNumber, parseSenderId, SenderRegistry, type AssignedSender } from '@mp/accounts';
+import {
+  AuditLogRepository,
+  InvalidArgumentError,
+  MAX_KEYWORD_REPLY_LENGTH,
+  MessagingSettings,
+  parseNumber,
+  parseSenderId,
+  SenderRegistry,
+  type AssignedSender,
+  type MessagingSettingsChange,
+} from '@mp/accounts';
 import { checkWebhookUrl } from '@mp/webhooks';
-import { parseOptions } from './arguments';
+import { booleanOf, parseOptions } from './arguments';
 import type { AdminContext, Command } from './commands';
 import { UsageError } from './usage-error';
 
@@ -75,18 +85,43 @@ export const SENDER_COMMANDS: Record<string, Command> = {
   },
   'company:settings': {
     summary:
-      'show, or change, the default status-callback address of every message sent without a webhook_url, and the inbound webhook address of message.received ("none" clears either)',
-    usage: 'company:settings --company ID [--status-callback URL|none] [--inbound-webhook URL|none]',
+      'show, or change, the default status-callback address of every message sent without a webhook_url, the inbound webhook address (message.received, contact.opted_out/in), whether OTPs ignore opt-outs, and the STOP/START/HELP reply texts ("none" clears an address, "default" restores a reply)',
+    usage:
+      'company:settings --company ID [--status-callback URL|none] [--inbound-webhook URL|none] [--otp-ignores-opt-outs true|false] [--opt-out-reply TEXT|default] [--opt-in-reply TEXT|default] [--help-reply TEXT|default]',
     run: async (args, context) => {
-      const { values } = parseOptions(args, { required: ['company'], optional: ['status-callback', 'inbound-webhook'] });
+      const { values } = parseOptions(args, {
+        required: ['company'],
+        optional: ['status-callback', 'inbound-webhook', 'otp-ignores-opt-outs', 'opt-out-reply', 'opt-in-reply', 'help-reply'],
+      });
+      const change: MessagingSettingsChange = {};
+      if (values['status-callback'] !== undefined) change.statusCallbackUrl = statusCallback(values['status-callback'], context);
+      if (values['inbound-webhook'] !== undefined) change.inboundWebhookUrl = statusCallback(values['inbound-webhook'], context, '--inbound-webhook');
+      if (values['otp-ignores-opt-outs'] !== undefined) change.otpIgnoresOptOuts = booleanOf('otp-ignores-opt-outs', values['otp-ignores-opt-outs']);
+      if (values['opt-out-reply'] !== undefined) change.optOutReply = replyText(values['opt-out-reply'], '--opt-out-reply');
+      if (values['opt-in-reply'] !== undefined) change.optInReply = replyText(values['opt-in-reply'], '--opt-in-reply');
+      if (values['help-reply'] !== undefined) change.helpReply = replyText(values['help-reply'], '--help-reply');
       const messaging = await settings(context);
-      if (values['status-callback'] !== undefined) await messaging.setStatusCallbackUrl(values.company, statusCallback(values['status-callback'], context));
-      if (values['inbound-webhook'] !== undefined) {
-        await messaging.setInboundWebhookUrl(values.company, statusCallback(values['inbound-webhook'], context, '--inbound-webhook'));
-      }
-      const view = await messaging.get(values.company);
-      if (!view) throw new InvalidArgumentError(`no company ${values.company}`);
-      return { company_id: values.company, status_callback_url: view.statusCallbackUrl, inbound_webhook_url: view.inboundWebhookUrl };
+      if (!(await messaging.get(values.company))) throw new InvalidArgumentError(`no company ${values.company}`);
+      const view = await messaging.update(values.company, change);
+      return {
+        company_id: values.company,
+        status_callback_url: view.statusCallbackUrl,
+        inbound_webhook_url: view.inboundWebhookUrl,
+        otp_ignores_opt_outs: view.otpIgnoresOptOuts,
+        opt_out_reply: view.optOutReply,
+        opt_in_reply: view.optInReply,
+        help_reply: view.helpReply,
+      };
     },
   },
 };
+
+/** A keyword reply as stored: "default" is null (the CTIA wording). */
+function replyText(text: string, option: string): string | null {
+  if (text === 'default') return null;
+  const trimmed = text.trim();
+  if (trimmed.length === 0 || [...trimmed].length > MAX_KEYWORD_REPLY_LENGTH) {
+    throw new InvalidArgumentError(`${option} must be a text of 1 to ${MAX_KEYWORD_REPLY_LENGTH} characters, or "default"`);
+  }
+  return trimmed;
+}

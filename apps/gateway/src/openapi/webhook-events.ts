@@ -116,6 +116,26 @@ export class MessageReceivedEventDto {
   @Nested(InboundMessageDto) data: InboundMessageDto;
 }
 
+export class ContactEventDataDto {
+  @Text({ example: '+447700900001', description: 'The contact (E.164)' }) phone: string;
+  @NullableText({ example: '+447400900123', description: 'The company’s number the entry is for; null when it covers every number (STOPALL)' })
+  number: string | null;
+  @Text({ example: 'STOP', description: 'The text the contact sent, trimmed' }) keyword: string;
+  @Uuid('The inbound message (GET /sms/inbound/{id})') inbound_message_id: string;
+}
+
+export class ContactOptedOutEventDto {
+  @OneOf(['contact.opted_out']) type: string;
+  @Timestamp('When the keyword was received') timestamp: string;
+  @Nested(ContactEventDataDto) data: ContactEventDataDto;
+}
+
+export class ContactOptedInEventDto {
+  @OneOf(['contact.opted_in']) type: string;
+  @Timestamp('When the keyword was received') timestamp: string;
+  @Nested(ContactEventDataDto) data: ContactEventDataDto;
+}
+
 const SIGNATURE_HEADERS = [
   {
     name: 'webhook-id',
@@ -202,6 +222,20 @@ const EVENTS: { name: string; model: new () => object; summary: string; descript
     summary: "A handset sent a message to one of the company's numbers",
     description:
       "Its parts joined, once however often the carrier sent them. To the company's `inbound_webhook_url` (PUT /settings, or `admin company:settings --inbound-webhook`); also listed by GET /sms/inbound.",
+  },
+  {
+    name: 'contact.opted_out',
+    model: ContactOptedOutEventDto,
+    summary: 'A contact opted out by keyword',
+    description:
+      "Its whole text was STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT, ARRET, TD or one of the operator's own keywords, and it was not on the suppression list for that number yet (`number` null: STOPALL, every number). Sends to it are refused from now on. To the company's `inbound_webhook_url`.",
+  },
+  {
+    name: 'contact.opted_in',
+    model: ContactOptedInEventDto,
+    summary: 'A contact opted back in by keyword',
+    description:
+      "Its whole text was START, UNSTOP or YES, and it lifted an entry of the suppression list (for that number, and a company-wide one). To the company's `inbound_webhook_url`.",
   },
 ];
 

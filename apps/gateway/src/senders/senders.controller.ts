@@ -1,6 +1,13 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { MessagingSettings, SenderRegistry, type AssignedSender, type MessagingSettingsView } from '@mp/accounts';
+import {
+  MAX_KEYWORD_REPLY_LENGTH,
+  MessagingSettings,
+  SenderRegistry,
+  type AssignedSender,
+  type MessagingSettingsChange,
+  type MessagingSettingsView,
+} from '@mp/accounts';
 import { ApiError } from '@mp/http-kit';
 import { checkWebhookUrl } from '@mp/webhooks';
 import { CurrentPrincipal, type Principal } from '../auth/principal';
@@ -13,6 +20,10 @@ const shown = (sender: AssignedSender): SenderDto => ({ value: sender.value, kin
 const settingsOf = (view: MessagingSettingsView): AccountSettingsDto => ({
   status_callback_url: view.statusCallbackUrl,
   inbound_webhook_url: view.inboundWebhookUrl,
+  otp_ignores_opt_outs: view.otpIgnoresOptOuts,
+  opt_out_reply: view.optOutReply,
+  opt_in_reply: view.optInReply,
+  help_reply: view.helpReply,
 });
 
 @ApiTags('account')
@@ -57,21 +68,25 @@ export class SendersController {
   @ApiOperation({
     summary: "Change the calling company's messaging settings",
     description:
-      'Fields not given stay as they are. A changed `status_callback_url` applies to sends accepted from a few seconds later; a changed `inbound_webhook_url` to inbound messages stored from then on.',
+      'Fields not given stay as they are; all given change together or none. A changed `status_callback_url` applies to sends accepted from a few seconds later; a changed `inbound_webhook_url` or reply text to inbound messages stored from then on.',
   })
   @ApiOkResponse({ type: AccountSettingsResponseDto, description: 'The settings as they are now' })
   @ApiBadRequest(
-    'A `status_callback_url` or `inbound_webhook_url` that is neither empty nor an http(s) URL of a public address without credentials, or an unknown field',
+    'A `status_callback_url` or `inbound_webhook_url` that is neither empty nor an http(s) URL of a public address without credentials, an `otp_ignores_opt_outs` that is not a boolean, a reply text that is not 1 to 320 characters, or an unknown field',
   )
   async update(@CurrentPrincipal() principal: Principal, @Body() body: UpdateAccountSettingsDto): Promise<AccountSettingsResponseDto> {
-    let view = await this.settings.get(principal.companyId);
-    if (!view) throw new ApiError(HttpStatus.NOT_FOUND, 'Company not found');
-    if (body.status_callback_url !== undefined) {
-      view = await this.settings.setStatusCallbackUrl(principal.companyId, this.statusCallback(body.status_callback_url));
+    const change: MessagingSettingsChange = {};
+    if (body.status_callback_url !== undefined) change.statusCallbackUrl = this.statusCallback(body.status_callback_url);
+    if (body.inbound_webhook_url !== undefined) change.inboundWebhookUrl = this.statusCallback(body.inbound_webhook_url, 'inbound_webhook_url');
+    if (body.otp_ignores_opt_outs !== undefined) {
+      if (typeof body.otp_ignores_opt_outs !== 'boolean') throw new ApiError(HttpStatus.BAD_REQUEST, 'otp_ignores_opt_outs must be true or false');
+      change.otpIgnoresOptOuts = body.otp_ignores_opt_outs;
     }
-    if (body.inbound_webhook_url !== undefined) {
-      view = await this.settings.setInboundWebhookUrl(principal.companyId, this.statusCallback(body.inbound_webhook_url, 'inbound_webhook_url'));
-    }
+    if (body.opt_out_reply !== undefined) change.optOutReply = keywordReply(body.opt_out_reply, 'opt_out_reply');
+    if (body.opt_in_reply !== undefined) change.optInReply = keywordReply(body.opt_in_reply, 'opt_in_reply');
+    if (body.help_reply !== undefined) change.helpReply = keywordReply(body.help_reply, 'help_reply');
+    if (!(await this.settings.get(principal.companyId))) throw new ApiError(HttpStatus.NOT_FOUND, 'Company not found');
+    const view = await this.settings.update(principal.companyId, change);
     return { status: 'success', message: 'Settings updated', data: settingsOf(view) };
   }
 
@@ -87,4 +102,14 @@ export class SendersController {
       throw refused(error instanceof Error && error.name === 'ForbiddenAddressError' ? error.message : 'not a valid URL');
     }
   }
+}
+
+/** A reply text as stored: `""` is null (the default wording); otherwise 1 to MAX_KEYWORD_REPLY_LENGTH characters. */
+function keywordReply(value: unknown, field: string): string | null {
+  if (value === '') return null;
+  const text = typeof value === 'string' ? value.trim() : undefined;
+  if (text === undefined || text.length === 0 || [...text].length > MAX_KEYWORD_REPLY_LENGTH) {
+    throw new ApiError(HttpStatus.BAD_REQUEST, `${field} must be a text of 1 to ${MAX_KEYWORD_REPLY_LENGTH} characters, or "" for the default`);
+  }
+  return text;
 }

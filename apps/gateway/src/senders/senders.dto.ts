@@ -27,9 +27,38 @@ export class AccountSettingsDto {
 
   @NullableText({
     example: 'https://example.com/hooks/sms-inbound',
-    description: 'Receives a signed `message.received` event for each message a handset sends to one of the company’s numbers; null: none',
+    description:
+      'Receives a signed `message.received` event for each message a handset sends to one of the company’s numbers, and `contact.opted_out` / `contact.opted_in` when a keyword changes the suppression list; null: none',
   })
   inbound_webhook_url: string | null;
+
+  @ApiProperty({
+    type: Boolean,
+    example: false,
+    description:
+      'Whether OTPs go to numbers on the suppression list (default false: refused with `Recipient has opted out`, like any send). Setting it true is the company’s own compliance choice: carriers and regulators (CTIA, TCPA) may treat a one-time password as a message the contact asked for, but the platform does not decide that for you.',
+  })
+  otp_ignores_opt_outs: boolean;
+
+  @NullableText({
+    example: 'Acme: You are unsubscribed and will receive no further messages. Reply START to resubscribe.',
+    description:
+      'What STOP and the other opt-out keywords are answered with, once per message; null: the CTIA wording, "<company>: You are unsubscribed and will receive no further messages. Reply START to resubscribe." (STOPALL: "…unsubscribed from all messages from this sender…")',
+  })
+  opt_out_reply: string | null;
+
+  @NullableText({
+    example: 'Acme: You are resubscribed and will receive messages again. Msg&data rates may apply. Reply STOP to unsubscribe.',
+    description: 'What START, UNSTOP and YES are answered with; null: the CTIA wording shown in the example, with the company’s name',
+  })
+  opt_in_reply: string | null;
+
+  @NullableText({
+    example: 'Acme: For help contact support@acme.example. Msg&data rates may apply. Reply STOP to unsubscribe.',
+    description:
+      'The company’s help text: what HELP and INFO are answered with; null: "<company>: Msg&data rates may apply. Reply STOP to unsubscribe, START to resubscribe."',
+  })
+  help_reply: string | null;
 }
 
 export class AccountSettingsResponseDto extends SuccessEnvelopeDto {
@@ -56,4 +85,24 @@ export class UpdateAccountSettingsDto {
   })
   @Allow()
   inbound_webhook_url?: unknown;
+
+  @ApiProperty({
+    type: Boolean,
+    required: false,
+    description: 'true sends OTPs to numbers on the suppression list (the company’s compliance choice); false refuses them',
+  })
+  @Allow()
+  otp_ignores_opt_outs?: unknown;
+
+  @ApiProperty({ type: String, required: false, description: 'The opt-out reply, 1 to 320 characters; `""` goes back to the CTIA wording' })
+  @Allow()
+  opt_out_reply?: unknown;
+
+  @ApiProperty({ type: String, required: false, description: 'The opt-in reply, 1 to 320 characters; `""` goes back to the CTIA wording' })
+  @Allow()
+  opt_in_reply?: unknown;
+
+  @ApiProperty({ type: String, required: false, description: 'The help text, 1 to 320 characters; `""` goes back to the default' })
+  @Allow()
+  help_reply?: unknown;
 }

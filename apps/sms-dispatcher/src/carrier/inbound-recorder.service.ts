@@ -68,6 +68,13 @@ export class InboundRecorder implements OnModuleInit, BeforeApplicationShutdown 
     }
     if (outcome.outcome !== 'stored') return;
     this.logger.log({ msg: 'inbound message stored', inboundMessageId: outcome.messageId, companyId: outcome.companyId, smsc });
+    const keyword = outcome.keyword;
+    if (keyword) {
+      const reply = 'messageId' in keyword.reply ? { replyMessageId: keyword.reply.messageId } : { replySkipped: keyword.reply.skipped };
+      const log = { msg: 'inbound keyword answered', inboundMessageId: outcome.messageId, intent: keyword.intent, listChanged: keyword.changed, ...reply };
+      if ('skipped' in keyword.reply) this.logger.warn(log);
+      else this.logger.log(log);
+    }
     if (outcome.outbox.jobs.length > 0) await this.relay.relay(outcome.outbox.ids, outcome.outbox.jobs);
   }
 

@@ -48,6 +48,16 @@ export class InboundReceivedProcessor {
 }
 
 @Injectable()
+export class ContactEventProcessor {
+  constructor(private readonly recorder: InboundEventRecorder) {}
+
+  @JobHandler(QueueName.DeliveryEvents, 'contact.event')
+  handle(data: JobDataOf<typeof QueueName.DeliveryEvents, 'contact.event'>) {
+    return this.recorder.recordContact(data);
+  }
+}
+
+@Injectable()
 export class WebhookDeliverProcessor {
   constructor(private readonly deliverer: WebhookDeliverer) {}
 

@@ -8,10 +8,17 @@ import { MessageEventRecorder } from './message-event-recorder.service';
 import { OtpEventRecorder } from './otp-event-recorder.service';
 import { OverdueDeliverySweeper } from './overdue-delivery-sweeper.service';
 import { WebhookDeliverer } from './webhook-deliverer.service';
-import { CampaignEventProcessor, InboundReceivedProcessor, MessageStatusProcessor, OtpEventProcessor, WebhookDeliverProcessor } from './webhook-processors';
+import {
+  CampaignEventProcessor,
+  ContactEventProcessor,
+  InboundReceivedProcessor,
+  MessageStatusProcessor,
+  OtpEventProcessor,
+  WebhookDeliverProcessor,
+} from './webhook-processors';
 
 /**
- * message.status, otp.event, campaign.event and inbound.received → a delivery row and its first job; webhook.deliver → signed
+ * message.status, otp.event, campaign.event, inbound.received and contact.event → a delivery row and its first job; webhook.deliver → signed
  * attempts, retries, dead letters; a sweeper re-enqueues deliveries whose job was lost.
  */
 @Module({
@@ -26,6 +33,7 @@ import { CampaignEventProcessor, InboundReceivedProcessor, MessageStatusProcesso
     OtpEventProcessor,
     CampaignEventProcessor,
     InboundReceivedProcessor,
+    ContactEventProcessor,
     WebhookDeliverProcessor,
     OverdueDeliverySweeper,
   ],

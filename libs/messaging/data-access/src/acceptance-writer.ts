@@ -46,7 +46,7 @@ export async function writeAcceptances(
     return await writeAllCharged(db.manager, messages, sends);
   } catch (error) {
     if (!isUncoveredCharge(error)) throw error;
-    return db.transaction((manager) => writeChargeByCharge(manager, ledger, messages, sends));
+    return db.transaction((manager) => writeLockedAcceptances(manager, ledger, messages, sends));
   }
 }
 
@@ -59,7 +59,11 @@ async function writeAllCharged(manager: EntityManager, messages: MessageReposito
   return { outcomes: balances.map((balance) => ({ ok: true, value: { balance } })), outbox: { ids: written.outboxIds, jobs } };
 }
 
-async function writeChargeByCharge(
+/**
+ * Writes sends charge by charge in the caller's transaction, with the balances locked first: each
+ * send refused alone (its outcome) if what is left does not cover it.
+ */
+export async function writeLockedAcceptances(
   manager: EntityManager,
   ledger: LedgerRepository,
   messages: MessageRepository,

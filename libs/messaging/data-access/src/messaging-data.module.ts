@@ -17,7 +17,7 @@ import { MessageLog } from './console';
 import { DispatchStore } from './dispatch-store';
 import { MessageCancellationService } from './message-cancellation';
 import { MessageRefundService } from './message-refund';
-import { InboundViews, InboundWebhookEvents } from './inbound';
+import { ContactWebhookEvents, InboundViews, InboundWebhookEvents } from './inbound';
 import { MessageViews } from './message-view';
 import { MessageWebhookEvents } from './message-webhook-events';
 import { MessageRepository } from './message.repository';
@@ -50,6 +50,7 @@ const PROVIDED = [
   SuppressionCheck,
   InboundViews,
   InboundWebhookEvents,
+  ContactWebhookEvents,
 ];
 
 /**
@@ -72,6 +73,7 @@ const PROVIDED = [
     providedWithDataSource(OptOutStore),
     providedWithDataSource(InboundViews),
     providedWithDataSource(InboundWebhookEvents),
+    providedWithDataSource(ContactWebhookEvents),
     { provide: SuppressionCheck, useFactory: (store: OptOutStore) => new SuppressionCheck(store), inject: [OptOutStore] },
     {
       provide: DispatchStore,

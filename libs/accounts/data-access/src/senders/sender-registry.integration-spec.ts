@@ -124,13 +124,15 @@ describe('company senders and the status callback (PostgreSQL)', () => {
     ).rejects.toThrow(/check constraint/);
   });
 
+  const DEFAULTS = { otpIgnoresOptOuts: false, optOutReply: null, optInReply: null, helpReply: null };
+
   it('sets and clears the status callback address, audited', async () => {
     const company = await newCompany();
-    expect(await settings.get(company)).toEqual({ statusCallbackUrl: null, inboundWebhookUrl: null });
+    expect(await settings.get(company)).toEqual({ statusCallbackUrl: null, inboundWebhookUrl: null, ...DEFAULTS });
     await settings.setStatusCallbackUrl(company, 'https://hooks.example.com/status');
-    expect(await settings.get(company)).toEqual({ statusCallbackUrl: 'https://hooks.example.com/status', inboundWebhookUrl: null });
+    expect(await settings.get(company)).toEqual({ statusCallbackUrl: 'https://hooks.example.com/status', inboundWebhookUrl: null, ...DEFAULTS });
     await settings.setStatusCallbackUrl(company, null);
-    expect(await settings.get(company)).toEqual({ statusCallbackUrl: null, inboundWebhookUrl: null });
+    expect(await settings.get(company)).toEqual({ statusCallbackUrl: null, inboundWebhookUrl: null, ...DEFAULTS });
     expect((await auditOf(company, 'settings.changed')).map((entry) => entry.details)).toEqual([
       { messaging: { status_callback_url: 'https://hooks.example.com/status' } },
       { messaging: { status_callback_url: null } },
@@ -144,10 +146,31 @@ describe('company senders and the status callback (PostgreSQL)', () => {
     expect(await settings.setInboundWebhookUrl(company, 'https://hooks.example.com/inbound')).toEqual({
       statusCallbackUrl: 'https://hooks.example.com/status',
       inboundWebhookUrl: 'https://hooks.example.com/inbound',
+      ...DEFAULTS,
     });
     expect((await auditOf(company, 'settings.changed')).map((entry) => entry.details)).toContainEqual({
       messaging: { inbound_webhook_url: 'https://hooks.example.com/inbound' },
     });
     await expect(settings.setInboundWebhookUrl('00000000-0000-4000-8000-000000000000', null)).rejects.toThrow(NotFoundError);
+  });
+
+  it('changes several settings at once with one audit entry, all or none; a null reply goes back to the default', async () => {
+    const company = await newCompany();
+    const changed = await settings.update(company, { otpIgnoresOptOuts: true, optOutReply: 'Bye.', helpReply: 'Call us.' });
+    expect(changed).toEqual({
+      statusCallbackUrl: null,
+      inboundWebhookUrl: null,
+      otpIgnoresOptOuts: true,
+      optOutReply: 'Bye.',
+      optInReply: null,
+      helpReply: 'Call us.',
+    });
+    expect((await auditOf(company, 'settings.changed')).map((entry) => entry.details)).toEqual([
+      { messaging: { otp_ignores_opt_outs: true, opt_out_reply: 'Bye.', help_reply: 'Call us.' } },
+    ]);
+    await expect(settings.update(company, { optOutReply: null, optInReply: 'x'.repeat(321) })).rejects.toThrow(/check constraint/);
+    expect(await settings.get(company)).toMatchObject({ optOutReply: 'Bye.', optInReply: null });
+    expect(await settings.update(company, { optOutReply: null })).toMatchObject({ optOutReply: null, helpReply: 'Call us.' });
+    await expect(settings.update('00000000-0000-4000-8000-000000000000', { helpReply: 'x' })).rejects.toThrow(NotFoundError);
   });
 });

@@ -5,6 +5,7 @@ import { QueueName } from '@mp/queue-contracts';
 import type { OutboxJob } from '@mp/queue-runtime';
 import { OutboxRepository } from '@mp/queue-runtime';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { KeywordResponder, KeywordResponse } from './keyword-responder';
 
 /** One mobile-originated deliver_sm as the carrier read it, with the SMSC it came from. */
 export interface ReceivedPart extends InboundUserData {
@@ -19,7 +20,14 @@ export interface ReceivedPart extends InboundUserData {
 export type NumberOwner = (number: string) => Promise<string | null>;
 
 export type ReceiveOutcome =
-  | { outcome: 'stored'; messageId: string; companyId: string | null; outbox: { ids: string[]; jobs: OutboxJob[] } }
+  | {
+      outcome: 'stored';
+      messageId: string;
+      companyId: string | null;
+      /** What its text did as a keyword (STOP, START, HELP); null: not one, or no company. */
+      keyword: KeywordResponse | null;
+      outbox: { ids: string[]; jobs: OutboxJob[] };
+    }
   | { outcome: 'waiting' }
   | { outcome: 'duplicate' };
 
@@ -37,7 +45,8 @@ export const INBOUND_STORE_DEFAULTS: InboundStoreOptions = { duplicateWindowMs: 
  * until all are there, then the message (docs/decisions/0050-inbound-messages.md). Everything is
  * committed before receive resolves, so the deliver_sm is acknowledged only once it is stored; a
  * part sent again is recognised and stored once. The message.received job goes in the same
- * transaction (the outbox) when the message has a company.
+ * transaction (the outbox) when the message has a company, and so does what a keyword asks
+ * (the KeywordResponder: the suppression list, the reply, the contact event).
  */
 export class InboundStore {
   private readonly outbox: OutboxRepository;
@@ -46,6 +55,7 @@ export class InboundStore {
     private readonly db: DataSource,
     private readonly ownerOf: NumberOwner,
     private readonly options: InboundStoreOptions = INBOUND_STORE_DEFAULTS,
+    private readonly keywords: KeywordResponder | null = null,
   ) {
     this.outbox = new OutboxRepository(db);
   }
@@ -128,7 +138,19 @@ export class InboundStore {
             },
           ];
     const ids = await this.outbox.insertMany(manager, jobs);
-    return { outcome: 'stored', messageId: id, companyId: message.companyId, outbox: { ids, jobs } };
+    const keyword =
+      message.companyId !== null && this.keywords
+        ? await this.keywords.respond(manager, {
+            id,
+            companyId: message.companyId,
+            from: part.from,
+            to: part.to,
+            text: message.text,
+            receivedAt: new Date(row.received_at),
+          })
+        : null;
+    const outbox = keyword ? { ids: [...ids, ...keyword.outbox.ids], jobs: [...jobs, ...keyword.outbox.jobs] } : { ids, jobs };
+    return { outcome: 'stored', messageId: id, companyId: message.companyId, keyword, outbox };
   }
 }
 
