@@ -142,6 +142,8 @@ describe('docs/openapi.json', () => {
   it('lists every webhook event with its body and its Standard Webhooks signature headers', () => {
     expect(Object.keys(document.webhooks).sort()).toEqual([
       'campaign.completed',
+      'contact.opted_in',
+      'contact.opted_out',
       'message.delivered',
       'message.failed',
       'message.received',
