@@ -12,10 +12,11 @@ import { COMMANDS as ACCOUNT_COMMANDS, type AdminContext } from './commands';
 import { INBOUND_COMMANDS } from './inbound-commands';
 import { OPT_OUT_COMMANDS } from './opt-out-commands';
 import { SENDER_COMMANDS } from './sender-commands';
+import { CARRIER_COMMANDS } from './carrier-commands';
 import { exitCodeFor } from './exit-codes';
 import { UsageError } from './usage-error';
 
-const COMMANDS = { ...ACCOUNT_COMMANDS, ...SENDER_COMMANDS, ...OPT_OUT_COMMANDS, ...INBOUND_COMMANDS };
+const COMMANDS = { ...ACCOUNT_COMMANDS, ...SENDER_COMMANDS, ...OPT_OUT_COMMANDS, ...INBOUND_COMMANDS, ...CARRIER_COMMANDS };
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;

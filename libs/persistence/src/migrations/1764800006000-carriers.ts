@@ -9,8 +9,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * it is not sealed). `max_per_second` 0: unlimited.
  *
  * `carrier_routes`: for a destination prefix (`+` alone: every number) and an SMS route, the
- * carriers that may take a part, in `priority` order; `cost` is what the carrier charges per part
- * (null: unknown), `weight` a percentage of a split (null: none).
+ * carriers that may take a part, in `priority` order; `cost` is what the carrier charges per part,
+ * to the platform's money precision of 4 decimals as prices are (null: unknown), `weight` a percentage of a split (null: none).
  *
  * `routing_version`: one row whose version goes up with every statement that writes either table
  * (a trigger, so a change made in psql counts too), so a dispatcher polls one row to learn that
@@ -45,7 +45,7 @@ export class Carriers1764800006000 implements MigrationInterface {
         route text NOT NULL CHECK (route IN ('auto', 'standard', 'premium')),
         carrier_id integer NOT NULL REFERENCES carriers (id),
         priority integer NOT NULL CHECK (priority BETWEEN 0 AND 1000000),
-        cost numeric(12, 6) CHECK (cost >= 0),
+        cost numeric(12, 4) CHECK (cost >= 0),
         weight integer CHECK (weight BETWEEN 1 AND 100),
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now(),

@@ -40,14 +40,14 @@ describe('carriers schema (PostgreSQL)', () => {
   it('holds routes of a known route and prefix form, once per carrier, for a carrier that exists, with a cost and weight in range', async () => {
     const id = await carrier('Routed');
     await route('+', id);
-    await route('+44', id, { route: 'premium', cost: '0.004125', weight: 30 });
+    await route('+44', id, { route: 'premium', cost: '0.0041', weight: 30 });
     await expect(route('+44', id, { route: 'premium' })).rejects.toThrow(/unique/);
     await expect(route('44', id)).rejects.toThrow(/check/);
     await expect(route('+45', id, { route: 'gold' })).rejects.toThrow(/check/);
     await expect(route('+46', id, { cost: '-0.1' })).rejects.toThrow(/check/);
     await expect(route('+47', id, { weight: 101 })).rejects.toThrow(/check/);
     await expect(route('+48', 999_999)).rejects.toThrow(/foreign key/);
-    expect(await db.query(`SELECT cost FROM carrier_routes WHERE carrier_id = $1 AND prefix = '+44'`, [id])).toEqual([{ cost: '0.004125' }]);
+    expect(await db.query(`SELECT cost FROM carrier_routes WHERE carrier_id = $1 AND prefix = '+44'`, [id])).toEqual([{ cost: '0.0041' }]);
   });
 
   it('counts every statement that writes carriers or routes in routing_version, deletes included', async () => {
