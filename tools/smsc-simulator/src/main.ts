@@ -43,7 +43,7 @@ async function main(): Promise<number> {
   }
   const simulator = await start(env, { ...settings, tlsCredentials: tls?.credentials, logger });
   if (!simulator) return 1;
-  const smppTls = tls && { smppTls: `${simulator.host}:${simulator.tlsPort}`, tlsCertificateFile: await writtenCertificate(env, simulator, tls.generated) };
+  const smppTls = tls && { smppTls: `${simulator.host}:${simulator.tlsPort}`, tlsCertificateFile: await writtenCertificate(env, simulator, tls) };
   logger.info({
     event: 'listening',
     smpp: `${simulator.host}:${simulator.smppPort}`,
@@ -78,19 +78,37 @@ function start(env: SmscSimulatorEnv, options: Partial<SmscSimulatorOptions>): P
   });
 }
 
-/** The TLS listener's certificate and key when SMSC_TLS_PORT asks for one; an Error to refuse to start with. */
-function tlsOf(env: SmscSimulatorEnv): Promise<Awaited<ReturnType<typeof tlsCredentials>> | undefined | Error> {
-  if (env.SMSC_TLS_PORT === undefined) return Promise.resolve(undefined);
-  return tlsCredentials(env.SMSC_HOST, env.SMSC_TLS_CERT, env.SMSC_TLS_KEY).catch((error: unknown) =>
-    error instanceof Error ? error : new Error(String(error)),
-  );
+type TlsSetup = Awaited<ReturnType<typeof tlsCredentials>> & { certificateFile?: string };
+
+/**
+ * The TLS listener's certificate and key when SMSC_TLS_PORT asks for one; an Error to refuse to
+ * start with. A self-signed certificate is written out here when its file's name is known before
+ * the listeners are up, so that it is there as soon as the simulator answers.
+ */
+async function tlsOf(env: SmscSimulatorEnv): Promise<TlsSetup | undefined | Error> {
+  if (env.SMSC_TLS_PORT === undefined) return undefined;
+  try {
+    const setup: TlsSetup = await tlsCredentials(env.SMSC_HOST, env.SMSC_TLS_CERT, env.SMSC_TLS_KEY);
+    const file = setup.generated ? certificateFileName(env, env.SMSC_TLS_PORT) : undefined;
+    if (file) await writeFile(file, setup.credentials.cert);
+    return { ...setup, certificateFile: file };
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/** SMSC_TLS_CERT_OUT, else a file named after the TLS port (unknown before listening on port 0). */
+function certificateFileName(env: SmscSimulatorEnv, port: number): string | undefined {
+  if (env.SMSC_TLS_CERT_OUT) return env.SMSC_TLS_CERT_OUT;
+  return port === 0 ? undefined : join(tmpdir(), `smsc-simulator-${port}.pem`);
 }
 
 /** The file a client trusts the TLS listener by: the one given, or the self-signed certificate written out. */
-async function writtenCertificate(env: SmscSimulatorEnv, simulator: RunningSmscSimulator, generated: boolean): Promise<string> {
-  if (!generated) return env.SMSC_TLS_CERT;
-  const file = env.SMSC_TLS_CERT_OUT || join(tmpdir(), `smsc-simulator-${simulator.tlsPort}.pem`);
-  await writeFile(file, simulator.tlsCertificate ?? '');
+async function writtenCertificate(env: SmscSimulatorEnv, simulator: RunningSmscSimulator, tls: TlsSetup): Promise<string> {
+  if (!tls.generated) return env.SMSC_TLS_CERT;
+  if (tls.certificateFile) return tls.certificateFile;
+  const file = certificateFileName(env, simulator.tlsPort ?? 0) ?? join(tmpdir(), 'smsc-simulator.pem');
+  await writeFile(file, tls.credentials.cert);
   return file;
 }
 
