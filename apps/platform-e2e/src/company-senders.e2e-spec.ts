@@ -85,7 +85,15 @@ describe('company numbers and sender ids end to end', () => {
     const company = await createCompany('Status callback', '5');
     const set = await runAdmin(['company:settings', '--company', company.company_id, '--status-callback', receiver.url], { WEBHOOK_ALLOW_LOOPBACK: 'true' });
     expect(set.code).toBe(0);
-    expect(set.json).toEqual({ company_id: company.company_id, status_callback_url: receiver.url, inbound_webhook_url: null });
+    expect(set.json).toEqual({
+      company_id: company.company_id,
+      status_callback_url: receiver.url,
+      inbound_webhook_url: null,
+      otp_ignores_opt_outs: false,
+      opt_out_reply: null,
+      opt_in_reply: null,
+      help_reply: null,
+    });
     expect((await api.as(company).get('/settings')).body).toMatchObject({ data: { status_callback_url: receiver.url } });
 
     const to = uniqueNumber(4);
@@ -108,6 +116,44 @@ describe('company numbers and sender ids end to end', () => {
     expect(changed.body).toMatchObject({ data: { status_callback_url: 'https://hooks.example.com/status' } });
     const cleared = await api.as(company).request('PUT', '/settings', { status_callback_url: '' });
     expect(cleared.body).toMatchObject({ data: { status_callback_url: null } });
+  });
+
+  it('changes the OTP exemption and the keyword replies through the API and the admin tool, refusing bad values whole', async () => {
+    const company = await createCompany('Reply settings', '1');
+    const changed = await api
+      .as(company)
+      .request('PUT', '/settings', { otp_ignores_opt_outs: true, opt_out_reply: ' Acme: bye. ', help_reply: 'Acme: call us.' });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ data: { otp_ignores_opt_outs: true, opt_out_reply: 'Acme: bye.', opt_in_reply: null, help_reply: 'Acme: call us.' } });
+    for (const body of [
+      { otp_ignores_opt_outs: 'yes' },
+      { opt_in_reply: 'x'.repeat(321) },
+      { help_reply: 42 },
+      { opt_out_reply: '   ' },
+      { help_reply: 'ok', otp_ignores_opt_outs: 1 },
+    ]) {
+      const refused = await api.as(company).request('PUT', '/settings', body);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({ error: expect.any(String) });
+    }
+    expect((await api.as(company).get('/settings')).body).toMatchObject({ data: { help_reply: 'Acme: call us.', otp_ignores_opt_outs: true } });
+    const reset = await api.as(company).request('PUT', '/settings', { opt_out_reply: '' });
+    expect(reset.body).toMatchObject({ data: { opt_out_reply: null } });
+
+    const viaAdmin = await runAdmin([
+      'company:settings',
+      '--company',
+      company.company_id,
+      '--otp-ignores-opt-outs',
+      'false',
+      '--opt-in-reply',
+      'Acme: welcome back.',
+      '--help-reply',
+      'default',
+    ]);
+    expect(viaAdmin.code).toBe(0);
+    expect(viaAdmin.json).toMatchObject({ otp_ignores_opt_outs: false, opt_in_reply: 'Acme: welcome back.', help_reply: null });
+    expect((await runAdmin(['company:settings', '--company', company.company_id, '--otp-ignores-opt-outs', 'maybe'])).code).toBe(1);
   });
 });
 

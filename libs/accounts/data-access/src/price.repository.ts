@@ -1,4 +1,4 @@
-import type { Money, PriceRule } from '@mp/billing-domain';
+import { parseMoney, type Money, type PriceRule } from '@mp/billing-domain';
 import { DataSource, type EntityManager } from 'typeorm';
 import { PriceEntity } from './entities';
 
@@ -26,8 +26,11 @@ export class PriceRepository {
     return row?.price ?? null;
   }
 
+  /** In SQL, not through the entity: a worker whose DataSource does not register PriceEntity (the dispatcher's keyword replies) reads it too. */
   async list(): Promise<PriceRule[]> {
-    const rows = await this.db.getRepository(PriceEntity).find({ order: { prefix: 'ASC', route: 'ASC' } });
-    return rows.map(({ prefix, route, price }) => ({ prefix, route, price }));
+    const rows: { prefix: string; route: PriceRule['route']; price: string }[] = await this.db.query(
+      `SELECT prefix, route, price::text AS price FROM prices ORDER BY prefix, route`,
+    );
+    return rows.map(({ prefix, route, price }) => ({ prefix, route, price: parseMoney(price) }));
   }
 }

@@ -2,7 +2,7 @@ import { accountsRepositories, AccountsService, ACCOUNTS_ENTITIES, AuditLogRepos
 import { InvalidCursorError } from '@mp/persistence';
 import { openTestDataSource } from '@mp/testing';
 import type { DataSource } from 'typeorm';
-import { OptOutStore } from './opt-out-store';
+import { canonicalNumber, OptOutStore } from './opt-out-store';
 import { SuppressionCheck } from './suppression-check';
 
 describe('OptOutStore (PostgreSQL)', () => {
@@ -124,5 +124,14 @@ describe('OptOutStore (PostgreSQL)', () => {
     expect(await store.suppressedAmong(acme, '12345', ['+447700900302'])).toEqual(new Set(['+447700900302']));
     expect((await store.suppressionOf(acme))('+447700900301', '447400900125')).toBe(true);
     expect(await store.remove(acme, '+447700900301', '447400900125')).toEqual({ removed: 1 });
+  });
+
+  it('reads a number as carriers write it: 00 before a long number, + before a short code', () => {
+    expect(canonicalNumber('00447400900125')).toBe('+447400900125');
+    expect(canonicalNumber('+00447400900125')).toBe('+447400900125');
+    expect(canonicalNumber(' 447400900125 ')).toBe('+447400900125');
+    expect(canonicalNumber('+76543')).toBe('76543');
+    expect(canonicalNumber('76543')).toBe('76543');
+    expect(canonicalNumber('Acme')).toBe('Acme');
   });
 });

@@ -40,13 +40,17 @@ interface OptOutRow {
 const CURSOR_SHAPE = [/\d{1,19}/];
 
 /**
- * A company number as opt-outs store and compare it: a long number (9 to 15 digits) in E.164 with
- * its `+`, whether a send's `from` or the carrier's destination had it or not; a short code (up to
- * 8 digits) and a sender id as given.
+ * A company number as opt-outs store and compare it, however a send's `from` or the carrier's
+ * destination wrote it: a long number (9 to 15 digits, after a `+` or an international `00`) in
+ * E.164 with its `+`; a short code (3 to 8 digits) bare, as it is assigned, even when the carrier
+ * gave it a `+`; a sender id as given.
  */
 export function canonicalNumber(number: string): string {
-  const digits = /^\+?(\d{9,15})$/.exec(number.trim());
-  return digits ? `+${digits[1]}` : number.trim();
+  const trimmed = number.trim();
+  const long = /^(?:\+?00|\+)?(\d{9,15})$/.exec(trimmed);
+  if (long) return `+${long[1]}`;
+  const short = /^\+?(\d{3,8})$/.exec(trimmed);
+  return short ? short[1] : trimmed;
 }
 const canonicalOrNull = (number: string | null) => (number === null ? null : canonicalNumber(number));
 
