@@ -64,6 +64,8 @@ describe('company numbers and sender ids end to end', () => {
     expect(campaign.status).toBe(403);
     const otp = await api.as(other).post('/otp/send', { appid: other.appid, recipient: to, from: senderId });
     expect(otp.status).toBe(403);
+    const estimate = await api.as(other).post('/sms/estimate', { to, message: 'Not yours', from: number });
+    expect(estimate.status).toBe(403);
     expect((await api.as(other).get<Balance>('/balance')).body.data.balance).toBe(before);
 
     const mine = await api.as(owner).post('/sms/send', { to, message: 'From our number', from: number });

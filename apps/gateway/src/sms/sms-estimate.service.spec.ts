@@ -1,8 +1,11 @@
 import { DEFAULT_PRICES, type PriceRule } from '@mp/billing-domain';
+import { HttpStatus } from '@nestjs/common';
+import { ApiError } from '@mp/http-kit';
 import type { SuppressionCheck } from '@mp/messaging';
 import { INVALID_PHONE_NUMBER, RECIPIENT_OPTED_OUT } from '@mp/messaging-domain';
 import { GatewayEnv } from '../gateway.env';
 import type { PriceBook } from '../pricing/price-book.service';
+import type { SenderPolicy } from '../senders/sender-policy.service';
 import { refusal } from '../testing/api-refusal';
 import { SmsEstimateService } from './sms-estimate.service';
 
@@ -17,7 +20,13 @@ const estimator = (rules: readonly PriceRule[] = DEFAULT_PRICES, optedOut: reado
       return new Set(companyId === COMPANY && sender === 'Shop' ? phones.filter((phone) => optedOut.includes(phone)) : []);
     },
   } as unknown as SuppressionCheck;
-  return Object.assign(new SmsEstimateService({ rules: async () => rules } as unknown as PriceBook, new GatewayEnv(), suppression), { checks });
+  // The sender `Theirs` is another company's.
+  const senders = {
+    check: async (_companyId: string, sender: string) => {
+      if (sender === 'Theirs') throw new ApiError(HttpStatus.FORBIDDEN, 'That sender is assigned to another company');
+    },
+  } as unknown as SenderPolicy;
+  return Object.assign(new SmsEstimateService({ rules: async () => rules } as unknown as PriceBook, new GatewayEnv(), suppression, senders), { checks });
 };
 
 describe('SmsEstimateService', () => {
@@ -90,6 +99,13 @@ describe('SmsEstimateService', () => {
           { number: '+33612345678', error: RECIPIENT_OPTED_OUT },
         ],
       },
+    });
+  });
+
+  it('refuses a sender of another company with 403, as the send does', async () => {
+    expect(await refusal(estimator().estimate(COMPANY, { to: '+447911123456', message: 'Hi', from: 'Theirs' }))).toEqual({
+      status: 403,
+      body: { error: 'That sender is assigned to another company' },
     });
   });
 });

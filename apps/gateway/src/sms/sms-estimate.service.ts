@@ -5,13 +5,15 @@ import { SuppressionCheck } from '@mp/messaging';
 import { INVALID_PHONE_NUMBER, parseRecipients, splitSms, SmsTextError } from '@mp/messaging-domain';
 import { GatewayEnv } from '../gateway.env';
 import { PriceBook } from '../pricing/price-book.service';
+import { SenderPolicy } from '../senders/sender-policy.service';
 import { withoutOptedOut } from './opted-out-recipients';
 import { MAX_RECIPIENTS_PER_SEND, resolveSmsRequest, webhookPolicyOf } from './sms-request';
 import type { SmsSendDto } from './sms-send.dto';
 
 /**
  * POST /sms/estimate: what a send would cost and how it would be split, sending nothing. A number
- * that opted out of the sender is listed failed and left out of the cost, as the send would.
+ * that opted out of the sender is listed failed and left out of the cost, and a sender the
+ * company may not use is refused, as the send would.
  */
 @Injectable()
 export class SmsEstimateService {
@@ -19,12 +21,14 @@ export class SmsEstimateService {
     private readonly priceBook: PriceBook,
     private readonly config: GatewayEnv,
     private readonly suppression: SuppressionCheck,
+    private readonly senders: SenderPolicy,
   ) {}
 
   async estimate(companyId: string, dto: SmsSendDto) {
     const resolved = resolveSmsRequest(dto, { webhookPolicy: webhookPolicyOf(this.config) });
     if (!resolved.ok) throw new ApiError(HttpStatus.BAD_REQUEST, resolved.error);
     const request = resolved.value;
+    await this.senders.check(companyId, request.sender);
     const parsed = parseRecipients(request.recipients);
     if (parsed.total > MAX_RECIPIENTS_PER_SEND) {
       throw new ApiError(HttpStatus.BAD_REQUEST, `at most ${MAX_RECIPIENTS_PER_SEND} recipients per request`);

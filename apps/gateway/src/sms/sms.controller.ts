@@ -96,7 +96,7 @@ export class SmsController {
   @ApiResponse({
     status: 403,
     description:
-      "`Recipient has opted out`: every valid recipient is on the company's suppression list for this `from` (or for all its numbers), with `failed_numbers` when several were given, as POST /sms/send would answer",
+      "`Recipient has opted out`: every valid recipient is on the company's suppression list for this `from` (or for all its numbers), with `failed_numbers` when several were given; or a `from` assigned to another company (or not registered, with SENDER_IDS_REGISTERED_ONLY). As POST /sms/send would answer",
     type: BulkBadRequestBodyDto,
   })
   estimate(@CurrentPrincipal() principal: Principal, @Body() body: SmsSendDto) {
