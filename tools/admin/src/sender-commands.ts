@@ -1,8 +1,10 @@
 import {
   AuditLogRepository,
   InvalidArgumentError,
+  keywordReplyText,
   MAX_KEYWORD_REPLY_LENGTH,
   MessagingSettings,
+  messagingSettingsJson,
   parseNumber,
   parseSenderId,
   SenderRegistry,
@@ -103,15 +105,7 @@ export const SENDER_COMMANDS: Record<string, Command> = {
       const messaging = await settings(context);
       if (!(await messaging.get(values.company))) throw new InvalidArgumentError(`no company ${values.company}`);
       const view = await messaging.update(values.company, change);
-      return {
-        company_id: values.company,
-        status_callback_url: view.statusCallbackUrl,
-        inbound_webhook_url: view.inboundWebhookUrl,
-        otp_ignores_opt_outs: view.otpIgnoresOptOuts,
-        opt_out_reply: view.optOutReply,
-        opt_in_reply: view.optInReply,
-        help_reply: view.helpReply,
-      };
+      return { company_id: values.company, ...messagingSettingsJson(view) };
     },
   },
 };
@@ -119,9 +113,7 @@ export const SENDER_COMMANDS: Record<string, Command> = {
 /** A keyword reply as stored: "default" is null (the CTIA wording). */
 function replyText(text: string, option: string): string | null {
   if (text === 'default') return null;
-  const trimmed = text.trim();
-  if (trimmed.length === 0 || [...trimmed].length > MAX_KEYWORD_REPLY_LENGTH) {
-    throw new InvalidArgumentError(`${option} must be a text of 1 to ${MAX_KEYWORD_REPLY_LENGTH} characters, or "default"`);
-  }
-  return trimmed;
+  const reply = keywordReplyText(text);
+  if (reply === null) throw new InvalidArgumentError(`${option} must be a text of 1 to ${MAX_KEYWORD_REPLY_LENGTH} characters, or "default"`);
+  return reply;
 }

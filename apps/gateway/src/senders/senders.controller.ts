@@ -1,8 +1,10 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
+  keywordReplyText,
   MAX_KEYWORD_REPLY_LENGTH,
   MessagingSettings,
+  messagingSettingsJson,
   SenderRegistry,
   type AssignedSender,
   type MessagingSettingsChange,
@@ -17,14 +19,7 @@ import { webhookPolicyOf } from '../sms/sms-request';
 import { AccountSettingsResponseDto, SendersResponseDto, UpdateAccountSettingsDto, type AccountSettingsDto, type SenderDto } from './senders.dto';
 
 const shown = (sender: AssignedSender): SenderDto => ({ value: sender.value, kind: sender.kind, assigned_at: sender.createdAt.toISOString() });
-const settingsOf = (view: MessagingSettingsView): AccountSettingsDto => ({
-  status_callback_url: view.statusCallbackUrl,
-  inbound_webhook_url: view.inboundWebhookUrl,
-  otp_ignores_opt_outs: view.otpIgnoresOptOuts,
-  opt_out_reply: view.optOutReply,
-  opt_in_reply: view.optInReply,
-  help_reply: view.helpReply,
-});
+const settingsOf = (view: MessagingSettingsView): AccountSettingsDto => messagingSettingsJson(view);
 
 @ApiTags('account')
 @Controller()
@@ -107,9 +102,8 @@ export class SendersController {
 /** A reply text as stored: `""` is null (the default wording); otherwise 1 to MAX_KEYWORD_REPLY_LENGTH characters. */
 function keywordReply(value: unknown, field: string): string | null {
   if (value === '') return null;
-  const text = typeof value === 'string' ? value.trim() : undefined;
-  if (text === undefined || text.length === 0 || [...text].length > MAX_KEYWORD_REPLY_LENGTH) {
+  const text = keywordReplyText(value);
+  if (text === null)
     throw new ApiError(HttpStatus.BAD_REQUEST, `${field} must be a text of 1 to ${MAX_KEYWORD_REPLY_LENGTH} characters, or "" for the default`);
-  }
   return text;
 }

@@ -34,6 +34,24 @@ type Row = Record<Column, string | boolean | null>;
 /** The longest reply text a company may set (the column's check). */
 export const MAX_KEYWORD_REPLY_LENGTH = 320;
 
+/** A keyword reply as stored (trimmed), or null when it is empty or longer than MAX_KEYWORD_REPLY_LENGTH characters. */
+export function keywordReplyText(text: unknown): string | null {
+  const trimmed = typeof text === 'string' ? text.trim() : '';
+  return trimmed.length > 0 && [...trimmed].length <= MAX_KEYWORD_REPLY_LENGTH ? trimmed : null;
+}
+
+/** The settings as the API and the admin tool show them. */
+export function messagingSettingsJson(view: MessagingSettingsView) {
+  return {
+    status_callback_url: view.statusCallbackUrl,
+    inbound_webhook_url: view.inboundWebhookUrl,
+    otp_ignores_opt_outs: view.otpIgnoresOptOuts,
+    opt_out_reply: view.optOutReply,
+    opt_in_reply: view.optInReply,
+    help_reply: view.helpReply,
+  };
+}
+
 const SELECTED = Object.values(COLUMNS).join(', ');
 
 /**
