@@ -1,17 +1,21 @@
-import { admin, runAdmin } from '@mp/testing';
+import { admin, runAdmin, startStack, type RunningStack } from '@mp/testing';
 import { Client } from 'pg';
+import { DASHBOARD_API, DashboardClient, PASSWORD, uniqueEmail } from './support/dashboard-client';
 
 /**
- * `admin report:margins` (issue 31, item 5) run as a process. The report is platform-wide, so this
- * spec works in a database of its own: every part it reads is one this spec wrote.
+ * `admin report:margins` (issue 31, item 5) run as a process, and the same report through the
+ * gateway's operator route. The report is platform-wide, so this spec works in a database of its
+ * own: every part it reads is one this spec wrote.
  */
-describe('admin report:margins', () => {
+describe('margin report: admin report:margins and GET /dashboard/api/operator/margins', () => {
   const run = process.env['MP_TEST_RUN'];
   const server = process.env['MP_TEST_SERVER_URL'];
   const database = `mp_test_${run}_margins_admin`;
   let env: Record<string, string>;
   let postgres: Client;
   let db: Client;
+  let companyId: string;
+  let stack: RunningStack | undefined;
 
   /** A message of 0.0350 a part, each part taken by the carrier named at the cost given. */
   const message = async (at: string, recipient: string, parts: { carrier: string | null; cost: string | null; status?: string }[], refunded = '0') => {
@@ -40,7 +44,7 @@ describe('admin report:margins', () => {
     url.pathname = `/${database}`;
     env = { DATABASE_URL: url.toString() };
     await admin(['db:migrate'], env);
-    await admin(['company:create', '--name', 'Margins', '--balance', '10'], env);
+    companyId = (await admin(['company:create', '--name', 'Margins', '--balance', '10'], env))['company_id'] as string;
     db = new Client({ connectionString: url.toString() });
     await db.connect();
     await message('2026-11-20T10:00:00Z', '+447400123456', [
@@ -61,6 +65,7 @@ describe('admin report:margins', () => {
   });
 
   afterAll(async () => {
+    await stack?.stop();
     await db?.end();
     await postgres?.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     await postgres?.end();
@@ -126,5 +131,51 @@ describe('admin report:margins', () => {
     expect((await refused(['--from', '2026-11-01', '--to', '2026-11-02', '--by', 'route']))[0]).toBe(1);
     expect(await refused(['--from', '2026-11-01', '--to', '2026-11-02', '--format', 'xml'])).toEqual([1, 'admin report:margins: --format must be json or csv']);
     expect((await refused(['--from', '2026-11-01']))[0]).toBe(2);
+  });
+
+  it('answers operators the same report over the dashboard API, as JSON and CSV, and refuses everyone else', async () => {
+    const operatorEmail = uniqueEmail('margins-operator');
+    const ownerEmail = uniqueEmail('margins-owner');
+    await admin(['user:create', '--operator', '--email', operatorEmail, '--password', PASSWORD], env);
+    await admin(['user:create', '--company', companyId, '--email', ownerEmail, '--password', PASSWORD], env);
+    stack = await startStack({ apps: ['gateway'], env });
+    const url = () => (stack as RunningStack).gatewayUrl;
+    const operator = new DashboardClient(url);
+    expect((await operator.signIn(operatorEmail)).status).toBe(200);
+
+    const answer = await operator.get('/operator/margins?from=2026-11-20&to=2026-11-22&by=day,carrier');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual(await admin(['report:margins', '--from', '2026-11-20', '--to', '2026-11-22', '--by', 'day,carrier'], env));
+    expect((answer.body['total'] as Record<string, unknown>)['margin']).toBe(0.118);
+
+    const csv = await fetch(`${url()}${DASHBOARD_API}/operator/margins.csv?from=2026-11-20&to=2026-11-22&by=carrier&carrier=uk-fast`, {
+      headers: { cookie: `mp_session=${operator.token}` },
+    });
+    expect([csv.status, csv.headers.get('content-type'), (await csv.text()).split('\r\n')]).toEqual([
+      200,
+      'text/csv; charset=utf-8',
+      [
+        'carrier,parts,charged,refunded,net_charged,cost,uncosted_parts,uncosted_charged,margin,margin_percent',
+        'uk-fast,1,0.0350,0.0000,0.0350,0.0100,0,0.0000,0.0250,71.43',
+        'total,1,0.0350,0.0000,0.0350,0.0100,0,0.0000,0.0250,71.43',
+        '',
+      ],
+    ]);
+
+    for (const [query, error] of [
+      ['from=2026-11-20', 'to is required'],
+      ['from=2025-01-01&to=2026-01-02', 'the range must be at most 366 days'],
+      ['from=2026-11-20&to=2026-11-21&by=route', 'by must be day, country and/or carrier, comma-separated'],
+      ['from=2026-11-20&to=2026-11-21&company_id=x', 'company_id is not a known query parameter'],
+    ]) {
+      const refused = await operator.get(`/operator/margins?${query}`);
+      expect([query, refused.status, refused.body]).toEqual([query, 400, { error }]);
+    }
+
+    const owner = new DashboardClient(url);
+    expect((await owner.signIn(ownerEmail)).status).toBe(200);
+    const forbidden = await owner.get('/operator/margins?from=2026-11-20&to=2026-11-21');
+    expect([forbidden.status, forbidden.body]).toEqual([403, { error: 'Your role does not allow this' }]);
+    expect((await new DashboardClient(url).get('/operator/margins?from=2026-11-20&to=2026-11-21')).status).toBe(401);
   });
 });
