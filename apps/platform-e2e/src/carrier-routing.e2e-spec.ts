@@ -17,6 +17,7 @@ describe('carrier routing in the sms-dispatcher', () => {
   let stack: RunningStack | undefined;
   let defaultSmsc: SmscSimulatorProcess;
   let cheapSmsc: SmscSimulatorProcess;
+  let pickySmsc: SmscSimulatorProcess;
   let company: Company;
 
   const api = new ApiClient(
@@ -50,6 +51,8 @@ describe('carrier routing in the sms-dispatcher', () => {
     company = (await admin(['company:create', '--name', 'Carrier routing', '--balance', '10'], env)) as unknown as Company;
     defaultSmsc = await startSmscSimulatorProcess({ SMSC_RECEIPT_DELAY_MS: '50' });
     cheapSmsc = await startSmscSimulatorProcess({ SMSC_RECEIPT_DELAY_MS: '50' });
+    // Refuses every submit_sm with ESME_RSUBMITFAIL, a permanent refusal.
+    pickySmsc = await startSmscSimulatorProcess({ SMSC_REJECT_RATE: '1' });
     stack = await startStack({
       apps: ['gateway', 'sms-dispatcher'],
       env: { ...env, SMSC_HOST: '127.0.0.1', SMSC_PORT: String(defaultSmsc.smppPort), CARRIER_POLL_MS: '300', OUTBOX_SWEEP_MS: '1000' },
@@ -59,6 +62,7 @@ describe('carrier routing in the sms-dispatcher', () => {
     await stack?.stop();
     await defaultSmsc?.stop();
     await cheapSmsc?.stop();
+    await pickySmsc?.stop();
     await db?.end();
     await postgres?.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     await postgres?.end();
@@ -120,5 +124,25 @@ describe('carrier routing in the sms-dispatcher', () => {
          FROM ledger_entries`,
     );
     expect(rows[0]).toEqual({ messages: rows[0].charges, charges: expect.any(Number), refunds: 0 });
+  });
+
+  it('fails a part its carrier rejects for good, and tries no other carrier with it', async () => {
+    const carrier = ['--host', '127.0.0.1', '--port', String(pickySmsc.smppPort), '--system-id', 'messaging', '--password', 'secret', '--binds', '1'];
+    await admin(['carrier:create', '--name', 'picky', ...carrier], env);
+    await admin(['route:set', '--prefix', '+49', '--carrier', 'picky', '--priority', '1', '--cost', '0.001'], env);
+    await admin(['route:set', '--prefix', '+49', '--carrier', 'default', '--priority', '2', '--cost', '0.004'], env);
+    type Listed = { carriers: { name: string; bound: number | null }[] };
+    await eventually(
+      async () => (await admin(['carrier:list'], env)) as unknown as Listed,
+      (listed) => (listed.carriers.find((c) => c.name === 'picky')?.bound ?? 0) >= 1,
+      60_000,
+    );
+    const id = await send('+4915112200001', 'Rejected');
+    const status = async () => (await api.get<{ data: { status: string } }>(`/sms/${id}`)).body.data.status;
+    expect(await eventually(status, (value) => value === 'failed')).toBe('failed');
+    const { rows } = await db.query(`SELECT status, error_code, carrier FROM message_parts WHERE message_id = $1`, [id]);
+    expect(rows).toEqual([{ status: 'failed', error_code: 'smpp:69', carrier: null }]);
+    expect(await texts(defaultSmsc, '+4915112200001')).toEqual([]);
+    expect(await (await fetch(`${pickySmsc.httpUrl}/stats`)).json()).toMatchObject({ rejected: 1, accepted: 0 });
   });
 });

@@ -15,11 +15,15 @@ import { ensureDefaultCarrier, RoutingReader } from '@mp/routing';
 import { isRouteClass, planRoute, type PlannedCarrier } from '@mp/routing-domain';
 import { DataSource } from 'typeorm';
 import { SmsDispatcherEnv } from '../sms-dispatcher.env';
+import { CarrierHealthTracker, HEALTH_BUCKET_MS } from './carrier-health-tracker';
 import { carrierTable, environmentCarriers, type CarrierTable } from './carrier-table';
 import { smscTransport } from './smsc-transport';
 
+/** A receipt with the carrier whose bind it came over (the part it answers is that carrier's). */
+export type CarrierDeliveryReceipt = DeliveryReceipt & { carrier: string };
+
 /** Resolves once the receipt is stored: only then is the deliver_sm acknowledged. */
-type ReceiptListener = (receipt: DeliveryReceipt) => Promise<void>;
+type ReceiptListener = (receipt: CarrierDeliveryReceipt) => Promise<void>;
 
 /**
  * The binds to the carriers and the routes to them. With CARRIERS_FROM=database the carriers and
@@ -36,6 +40,8 @@ export class CarrierPool implements OnModuleInit, BeforeApplicationShutdown {
   private table: CarrierTable = carrierTable([], [], { tls: true });
   private version: bigint | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private readonly health = new CarrierHealthTracker();
+  private healthTimer: NodeJS.Timeout | undefined;
   private refreshing = false;
   private closing: Promise<void> | undefined;
 
@@ -59,10 +65,14 @@ export class CarrierPool implements OnModuleInit, BeforeApplicationShutdown {
       },
       log,
     );
+    this.binds.onSubmitAnswered((carrier, _bind, outcome) => this.health.submitAnswered(carrier, outcome));
+    this.binds.onReceipt((receipt, carrier) => this.health.receiptArrived(carrier, receipt));
   }
 
   /** Reads the carriers and opens their binds in the background: a submit waits for a bind, and the job retries if none comes. */
   async onModuleInit(): Promise<void> {
+    this.healthTimer = setInterval(() => this.judgeHealth(), HEALTH_BUCKET_MS);
+    this.healthTimer.unref();
     if (this.config.CARRIERS_FROM === 'environment') {
       const { carriers, routes } = environmentCarriers(this.config);
       this.install(carrierTable(carriers, routes, this.tls));
@@ -93,6 +103,21 @@ export class CarrierPool implements OnModuleInit, BeforeApplicationShutdown {
     }
   }
 
+  /** A carrier whose delivered share collapsed gets probe traffic only until it recovers (planRoute). */
+  private judgeHealth(): void {
+    for (const { carrier, degraded, reason, health } of this.health.evaluate()) {
+      const log = {
+        msg: degraded ? 'carrier degraded' : 'carrier recovered',
+        carrier,
+        reason,
+        deliveredShare: health.deliveredShare,
+        receipts: health.receipts,
+      };
+      if (degraded) this.logger.warn(log);
+      else this.logger.log(log);
+    }
+  }
+
   private install(table: CarrierTable): void {
     this.table = table;
     const changes = this.binds.apply(table.binds);
@@ -112,7 +137,7 @@ export class CarrierPool implements OnModuleInit, BeforeApplicationShutdown {
       id: carrierId,
       enabled: this.table.enabled.get(carrierId) ?? false,
       bound: this.binds.isCarrierBound(carrierId),
-      degraded: false,
+      degraded: this.health.isDegraded(carrierId),
     }));
     return planRoute(candidates, statuses, { random: Math.random }).carriers;
   }
@@ -127,7 +152,7 @@ export class CarrierPool implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   onReceipt(listener: ReceiptListener): void {
-    this.binds.onReceipt((receipt) => listener(receipt));
+    this.binds.onReceipt((receipt, carrier) => listener({ ...receipt, carrier }));
   }
 
   /** Each receipt with the carrier it came from (those not stored are sent again: see onReceipt). */
@@ -166,6 +191,7 @@ export class CarrierPool implements OnModuleInit, BeforeApplicationShutdown {
    */
   close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.healthTimer) clearInterval(this.healthTimer);
     this.closing ??= this.binds.close();
     return this.closing;
   }

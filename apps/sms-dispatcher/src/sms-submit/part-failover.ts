@@ -1,6 +1,6 @@
 import type { OutgoingPart, SubmitOutcome } from '@mp/carrier';
 import { currentCarrier, decideAfterSubmit, startFailover, type PlannedCarrier, type SubmitOutcomeKind } from '@mp/routing-domain';
-import { submitOutcomeLabel } from '../carrier/carrier-metrics.service';
+import { submitOutcomeLabel } from '../carrier/submit-outcome-label';
 
 /** The carriers a part can be sent to, as CarrierPool gives them. */
 export interface FailoverCarriers {

@@ -1,5 +1,6 @@
 import { openingOf, queryPrepared, type PreparedOpening } from '@mp/persistence';
 import type { EntityManager } from 'typeorm';
+import { UNNAMED_CARRIER, type ReceiptKey } from './dispatch-receipts';
 import type { MessageTransition } from './message-events';
 
 /** A part the carrier accepted, with the id it gave it. */
@@ -30,8 +31,8 @@ export interface SubmittedPart {
 /** What recording submit responses did: the messages that became sent, and the carrier ids with a receipt waiting. */
 export interface RecordedSubmits {
   sent: MessageTransition[];
-  /** Carrier ids of these parts whose receipt overtook this record and waits, stored, to be applied. */
-  earlyReceipts: string[];
+  /** These parts' receipts that overtook this record and wait, stored, to be applied. */
+  earlyReceipts: ReceiptKey[];
 }
 
 /**
@@ -54,14 +55,14 @@ export function recordSubmitsOpening(records: readonly SubmittedPart[]): Prepare
 
 interface RecordedRow {
   sent: [string, string | null][] | null;
-  early: string[] | null;
+  early: [string, string][] | null;
 }
 
 export function recordedFrom(row: RecordedRow | Record<string, unknown> | undefined): RecordedSubmits {
   const recorded = row as RecordedRow | undefined;
   return {
     sent: (recorded?.sent ?? []).map(([messageId, webhookUrl]) => ({ messageId, status: 'sent', webhookUrl })),
-    earlyReceipts: recorded?.early ?? [],
+    earlyReceipts: (recorded?.early ?? []).map(([carrierMessageId, carrier]) => ({ carrierMessageId, carrier })),
   };
 }
 
@@ -75,8 +76,9 @@ const RECORD_SUBMITS = `WITH parts AS (
        UPDATE messages SET status = 'sent', sent_at = coalesce(sent_at, now()), updated_at = now()
        WHERE id = ANY($1::uuid[]) AND status = 'queued' RETURNING id, webhook_url)
      SELECT (SELECT json_agg(json_build_array(id, webhook_url) ORDER BY id) FROM sent) AS sent,
-            ARRAY(SELECT r.carrier_message_id FROM unnest($3::text[]) AS k(id)
-                  JOIN carrier_receipts r ON r.carrier_message_id = k.id WHERE r.applied_at IS NULL) AS early`;
+            (SELECT json_agg(json_build_array(r.carrier_message_id, r.carrier)) FROM unnest($3::text[], $4::text[]) AS k(id, carrier)
+               JOIN carrier_receipts r ON r.carrier_message_id = k.id AND r.carrier = coalesce(k.carrier, '${UNNAMED_CARRIER}')
+               WHERE r.applied_at IS NULL) AS early`;
 
 function recordValues(records: readonly SubmittedPart[]): unknown[] {
   return [
