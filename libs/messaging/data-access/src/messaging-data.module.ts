@@ -22,7 +22,6 @@ import { MessageViews } from './message-view';
 import { MessageWebhookEvents } from './message-webhook-events';
 import { MessageRepository } from './message.repository';
 import { OptOutStore, SuppressionCheck } from './opt-outs';
-import { MarginReports } from './reports';
 import { SmsAcceptanceService } from './sms-acceptance';
 
 /**
@@ -52,7 +51,6 @@ const PROVIDED = [
   InboundViews,
   InboundWebhookEvents,
   ContactWebhookEvents,
-  MarginReports,
 ];
 
 /**
@@ -76,7 +74,6 @@ const PROVIDED = [
     providedWithDataSource(InboundViews),
     providedWithDataSource(InboundWebhookEvents),
     providedWithDataSource(ContactWebhookEvents),
-    providedWithDataSource(MarginReports),
     { provide: SuppressionCheck, useFactory: (store: OptOutStore) => new SuppressionCheck(store), inject: [OptOutStore] },
     {
       provide: DispatchStore,

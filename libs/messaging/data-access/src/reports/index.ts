@@ -1,2 +1,0 @@
-export * from './margins';
-export * from './margin-report';
