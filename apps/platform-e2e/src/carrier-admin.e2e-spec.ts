@@ -181,7 +181,10 @@ describe('carrier and route admin commands', () => {
       [1, 'bound'],
       [2, 'bound'],
     ]);
-    expect(listed.carriers.find((c) => c.name === 'acme-uk')).toMatchObject({ bound: 0, bind_states: [] });
+    // The dispatcher binds every enabled carrier (decision 0057); acme-uk's host does not exist.
+    const acme = listed.carriers.find((c) => c.name === 'acme-uk');
+    expect(acme).toMatchObject({ bound: 0 });
+    expect((acme?.bind_states ?? []).filter((b) => b.state === 'bound')).toEqual([]);
     expect(listed.bind_states_error).toBeUndefined();
   });
 

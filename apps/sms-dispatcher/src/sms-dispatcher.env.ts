@@ -1,7 +1,7 @@
 import { WorkerEnv } from '@mp/app-runtime';
 import { TrafficPolicy } from '@mp/carrier';
 import { Base64Key32, DEV_SECRETS, EnvFlag, PrivateInProduction, RequiredInProduction } from '@mp/config';
-import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
 
 export class SmsDispatcherEnv extends WorkerEnv {
   override PORT: number = 3102;
@@ -104,6 +104,28 @@ export class SmsDispatcherEnv extends WorkerEnv {
   @IsOptional()
   @IsString()
   SMSC_PREMIUM_PASSWORD?: string;
+
+  /**
+   * Where the carriers come from. `database` (the default): the carriers and routes operators
+   * manage with `admin carrier:*` and `route:*`, the SMSC_* variables creating the `default`
+   * carrier when none exists yet, changes applied within CARRIER_POLL_MS. `environment`: the
+   * SMSC_* carriers only, each on its routes' catch-all, as before carriers were data (for stacks
+   * sharing a database with others, like the e2e tests; decision 0057).
+   */
+  @IsIn(['database', 'environment'])
+  CARRIERS_FROM: 'database' | 'environment' = 'database';
+
+  /** How often the routing version is read; when it moved, carriers and routes are read again and binds opened or closed. */
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  CARRIER_POLL_MS: number = 2_000;
+
+  /** Resubmits of a part to the same carrier after throttling or a temporary error before the next carrier is tried. */
+  @IsInt()
+  @Min(0)
+  @Max(10)
+  CARRIER_RETRY_BUDGET: number = 1;
 
   /** Parallel binds to each SMSC; parts are spread over them. */
   @IsInt()

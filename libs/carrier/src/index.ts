@@ -11,3 +11,4 @@ export * from './token-bucket';
 export * from './traffic-policy';
 export * from './whatsapp';
 export * from './yielding-pace';
+export * from './carrier-bind-set';

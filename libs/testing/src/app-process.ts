@@ -5,7 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { spawnCompiled } from './compiled-process';
-import { freePort } from './stack';
+import { carriersFromOwnDatabase, freePort } from './stack';
 
 export interface AppProcessOptions {
   /** The app's directory under apps/, e.g. 'sms-dispatcher' (dist/out/apps/<app>/src/main.js). */
@@ -75,7 +75,7 @@ async function waitUntilReady(url: string, child: ChildProcess, timeoutMs: numbe
 export async function startAppProcess(options: AppProcessOptions): Promise<AppProcess> {
   const entry = join('dist/out/apps', options.app, 'src/main.js');
   const port = options.env?.['PORT'] ? Number(options.env['PORT']) : await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', ...options.env, PORT: String(port) };
+  const env: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', ...carriersFromOwnDatabase(options.env), ...options.env, PORT: String(port) };
   // The lifeline ends the app if the test process goes away without stopping it.
   const { child, logs } = spawnCompiled(entry, env, ['--import', LIFELINE]);
   const exited = new Promise<AppExit>((resolveExit) => {

@@ -24,6 +24,10 @@ module.exports = async function globalSetup() {
   process.env.REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
   process.env.QUEUE_PREFIX = `mp-test-${run}`;
   process.env.LOG_LEVEL = process.env.LOG_LEVEL || 'silent';
+  // Carriers are global to a database and every stack on the run's database has its own SMSC
+  // simulator: their dispatchers bind the SMSC_* carriers, not the run database's carriers table.
+  // A spec with a database of its own gets CARRIERS_FROM=database (stack.ts, app-process.ts).
+  process.env.CARRIERS_FROM = process.env.CARRIERS_FROM || 'environment';
 };
 
 function withDatabase(url, database) {

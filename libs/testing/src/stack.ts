@@ -86,7 +86,12 @@ async function stackEnv(options: StackOptions, dataDir: string, gatewayPort: num
   // The otp app sends to the WhatsApp simulator, wherever the options put it.
   const whatsappPort = options.env?.[portVariable('whatsapp-simulator')] ?? env[portVariable('whatsapp-simulator')];
   env['WHATSAPP_API_BASE_URL'] = `http://127.0.0.1:${whatsappPort}`;
-  return { ...env, ...options.env };
+  return { ...env, ...carriersFromOwnDatabase(options.env), ...options.env };
+}
+
+/** A database of the spec's own: its dispatcher reads carriers from it (global-setup.js says why not from the run's). */
+export function carriersFromOwnDatabase(env: Record<string, string> | undefined): Record<string, string> {
+  return env?.['DATABASE_URL'] ? { CARRIERS_FROM: 'database' } : {};
 }
 
 function exited(child: ChildProcess): Promise<void> {

@@ -1,6 +1,6 @@
 /**
  * The operators' command-line tool: `npm run --silent admin -- <command> [--option value ...]`.
- * Prints exactly one JSON object on one line on stdout; logs and errors go to stderr.
+ * Prints exactly one JSON object on one line on stdout (a CSV report: its text); logs and errors go to stderr.
  * Exit codes: 0 done, 1 refused (bad value, unknown id), 2 bad command line, 3 failed.
  */
 import { ACCOUNTS_ENTITIES } from '@mp/accounts';
@@ -13,10 +13,12 @@ import { INBOUND_COMMANDS } from './inbound-commands';
 import { OPT_OUT_COMMANDS } from './opt-out-commands';
 import { SENDER_COMMANDS } from './sender-commands';
 import { CARRIER_COMMANDS } from './carrier-commands';
+import { REPORT_COMMANDS } from './report-commands';
+import { TextOutput } from './text-output';
 import { exitCodeFor } from './exit-codes';
 import { UsageError } from './usage-error';
 
-const COMMANDS = { ...ACCOUNT_COMMANDS, ...SENDER_COMMANDS, ...OPT_OUT_COMMANDS, ...INBOUND_COMMANDS, ...CARRIER_COMMANDS };
+const COMMANDS = { ...ACCOUNT_COMMANDS, ...SENDER_COMMANDS, ...OPT_OUT_COMMANDS, ...INBOUND_COMMANDS, ...CARRIER_COMMANDS, ...REPORT_COMMANDS };
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
@@ -43,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
       },
     };
     const result = await command.run(args, context);
-    process.stdout.write(`${JSON.stringify(result)}\n`);
+    process.stdout.write(result instanceof TextOutput ? result.text : `${JSON.stringify(result)}\n`);
     return (result as { ok?: boolean }).ok === false ? 3 : 0;
   } catch (error) {
     const code = exitCodeFor(error);

@@ -26,6 +26,7 @@ import { KeysController } from './keys.controller';
 import { MembersController } from './members.controller';
 import { MessagesController } from './messages.controller';
 import { OperatorCompaniesController } from './operator/companies.controller';
+import { OperatorMarginsController } from './operator/margins.controller';
 import { OperatorOverviewController } from './operator/operator-overview.controller';
 import { OperatorPricesController } from './operator/prices.controller';
 import type { CookiePolicy } from './session-cookie';
@@ -64,6 +65,7 @@ const sessionLimits = (config: GatewayEnv) => ({
     OperatorCompaniesController,
     OperatorPricesController,
     OperatorOverviewController,
+    OperatorMarginsController,
   ],
   providers: [
     DashboardSessionGuard,

@@ -1,8 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { CommandStatus, NO_RESPONSE, type DeliveryReceipt, type SubmitOutcome } from '@mp/carrier';
+import type { DeliveryReceipt, SubmitOutcome } from '@mp/carrier';
 import { PlatformMetrics } from '@mp/metrics';
 import type { Counter, Gauge, Histogram } from 'prom-client';
 import { CarrierPool } from './carrier-pool.service';
+import { submitOutcomeLabel, type SubmitOutcomeLabel } from './submit-outcome-label';
 
 /**
  * The carrier ids of the last this many accepted submits, with when their response came: a
@@ -12,14 +13,7 @@ import { CarrierPool } from './carrier-pool.service';
  */
 const RECENT_SUBMITS = 20_000;
 
-export type SubmitOutcomeLabel = 'accepted' | 'throttled' | 'temporary_error' | 'permanent_error' | 'timeout';
-
-export function submitOutcomeLabel(outcome: SubmitOutcome): SubmitOutcomeLabel {
-  if (outcome.ok) return 'accepted';
-  if (outcome.commandStatus === NO_RESPONSE) return 'timeout';
-  if (outcome.commandStatus === CommandStatus.ESME_RTHROTTLED || outcome.commandStatus === CommandStatus.ESME_RMSGQFUL) return 'throttled';
-  return outcome.permanent ? 'permanent_error' : 'temporary_error';
-}
+export { submitOutcomeLabel, type SubmitOutcomeLabel } from './submit-outcome-label';
 
 /**
  * SMSC metrics of the dispatcher: submits by bind and outcome and receipts by stat, counted as

@@ -1,103 +1,188 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import {
-  CarrierRoutes,
+  CarrierBindSet,
   SMPP_CONNECTION_DEFAULTS,
   TrafficPolicy,
   type DeliveryReceipt,
   type MobileOriginatedPdu,
   type OutgoingPart,
+  type SmppTransport,
   type SmscBindStatus,
-  type SmscTarget,
   type SubmitAnsweredListener,
   type SubmitOutcome,
 } from '@mp/carrier';
+import { ensureDefaultCarrier, RoutingReader } from '@mp/routing';
+import { isRouteClass, planRoute, type PlannedCarrier } from '@mp/routing-domain';
+import { DataSource } from 'typeorm';
 import { SmsDispatcherEnv } from '../sms-dispatcher.env';
+import { CarrierHealthTracker, HEALTH_BUCKET_MS } from './carrier-health-tracker';
+import { carrierTable, environmentCarriers, type CarrierTable } from './carrier-table';
 import { smscTransport } from './smsc-transport';
 
+/** A receipt with the carrier whose bind it came over (the part it answers is that carrier's). */
+export type CarrierDeliveryReceipt = DeliveryReceipt & { carrier: string };
+
 /** Resolves once the receipt is stored: only then is the deliver_sm acknowledged. */
-type ReceiptListener = (receipt: DeliveryReceipt) => Promise<void>;
+type ReceiptListener = (receipt: CarrierDeliveryReceipt) => Promise<void>;
 
-/** The SMSC each route goes to, from the configuration; a route's own SMSC is reached as the default one is (SMSC_TLS*). */
-export function smscTargets(config: SmsDispatcherEnv): { defaultSmsc: SmscTarget; routes: Record<string, SmscTarget> } {
-  const transport = smscTransport(config);
-  const over = transport.tls ? { transport } : {};
-  const defaultSmsc: SmscTarget = { host: config.SMSC_HOST, port: config.SMSC_PORT, systemId: config.SMSC_SYSTEM_ID, password: config.SMSC_PASSWORD, ...over };
-  const routes: Record<string, SmscTarget> = {};
-  const own = {
-    standard: [config.SMSC_STANDARD_HOST, config.SMSC_STANDARD_PORT, config.SMSC_STANDARD_SYSTEM_ID, config.SMSC_STANDARD_PASSWORD],
-    premium: [config.SMSC_PREMIUM_HOST, config.SMSC_PREMIUM_PORT, config.SMSC_PREMIUM_SYSTEM_ID, config.SMSC_PREMIUM_PASSWORD],
-  } as const;
-  for (const [route, [host, port, systemId, password]] of Object.entries(own)) {
-    if (host === undefined) continue;
-    routes[route] = { host, port: port ?? defaultSmsc.port, systemId: systemId ?? defaultSmsc.systemId, password: password ?? defaultSmsc.password, ...over };
-  }
-  return { defaultSmsc, routes };
-}
-
-/** The binds to the SMSCs: a part goes to its route's SMSC; receipts come back from any. */
+/**
+ * The binds to the carriers and the routes to them. With CARRIERS_FROM=database the carriers and
+ * routes are the operators' (libs/routing), read again whenever the routing version moves, and
+ * binds are opened, closed and reopened to match without a restart; with `environment` they are
+ * the SMSC_* variables' (docs/decisions/0057-carrier-routing-in-the-dispatcher.md).
+ */
 @Injectable()
 export class CarrierPool implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('CarrierPool');
-  private readonly carriers: CarrierRoutes;
+  private readonly binds: CarrierBindSet;
+  private readonly tls: SmppTransport;
+  private readonly reader: RoutingReader;
+  private table: CarrierTable = carrierTable([], [], { tls: true });
+  private version: bigint | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly health = new CarrierHealthTracker();
+  private healthTimer: NodeJS.Timeout | undefined;
+  private refreshing = false;
   private closing: Promise<void> | undefined;
 
-  constructor(config: SmsDispatcherEnv, traffic: TrafficPolicy) {
+  constructor(
+    private readonly config: SmsDispatcherEnv,
+    traffic: TrafficPolicy,
+    private readonly db: DataSource,
+  ) {
     const log = {
       info: (o: object) => this.logger.log(o),
       warn: (o: object) => this.logger.warn(o),
       error: (o: object) => this.logger.error(o),
     };
-    this.carriers = new CarrierRoutes(
-      {
-        ...smscTargets(config),
-        binds: config.SMPP_BINDS,
-        connection: { ...SMPP_CONNECTION_DEFAULTS, windowSize: config.SMPP_WINDOW, maxPerSecond: config.SMPP_MAX_PER_SECOND, traffic },
+    this.tls = smscTransport({ ...config, SMSC_TLS: true });
+    this.reader = new RoutingReader(db);
+    const { windowSize: _window, maxPerSecond: _rate, ...shared } = SMPP_CONNECTION_DEFAULTS;
+    this.binds = new CarrierBindSet(
+      { ...shared, traffic },
+      (carrier, error) => {
+        if (this.binds.has(carrier)) this.logger.error({ msg: 'SMPP bind failed', carrier, err: error });
       },
       log,
     );
+    this.binds.onSubmitAnswered((carrier, _bind, outcome) => this.health.submitAnswered(carrier, outcome));
+    this.binds.onReceipt((receipt, carrier) => this.health.receiptArrived(carrier, receipt));
   }
 
-  /** Binds in the background: a submit waits for a bind, and the job retries if none comes. */
-  onModuleInit(): void {
-    this.carriers.connect((error) => this.logger.error({ msg: 'SMPP bind failed', err: error }));
+  /** Reads the carriers and opens their binds in the background: a submit waits for a bind, and the job retries if none comes. */
+  async onModuleInit(): Promise<void> {
+    this.healthTimer = setInterval(() => this.judgeHealth(), HEALTH_BUCKET_MS);
+    this.healthTimer.unref();
+    if (this.config.CARRIERS_FROM === 'environment') {
+      const { carriers, routes } = environmentCarriers(this.config);
+      this.install(carrierTable(carriers, routes, this.tls));
+      return;
+    }
+    const { created } = await ensureDefaultCarrier(this.db, this.config);
+    if (created.length > 0) this.logger.log({ msg: 'carriers created from SMSC_*', carriers: created });
+    await this.refresh();
+    this.timer = setInterval(() => void this.refresh(), this.config.CARRIER_POLL_MS);
+    this.timer.unref();
   }
 
-  submit(route: string, part: OutgoingPart): Promise<SubmitOutcome> {
-    return this.carriers.submit(route, part);
+  /** Reads carriers and routes again when the routing version moved. */
+  async refresh(): Promise<void> {
+    if (this.refreshing || this.closing) return;
+    this.refreshing = true;
+    try {
+      const { version } = await this.reader.version();
+      if (version === this.version) return;
+      const snapshot = await this.reader.snapshot();
+      if (this.closing) return;
+      this.install(carrierTable(snapshot.carriers, snapshot.routes, this.tls));
+      this.version = snapshot.version;
+    } catch (error) {
+      this.logger.warn({ msg: 'could not read carriers and routes; keeping the ones we have', err: error });
+    } finally {
+      this.refreshing = false;
+    }
+  }
+
+  /** A carrier whose delivered share collapsed gets probe traffic only until it recovers (planRoute). */
+  private judgeHealth(): void {
+    for (const { carrier, degraded, reason, health } of this.health.evaluate()) {
+      const log = {
+        msg: degraded ? 'carrier degraded' : 'carrier recovered',
+        carrier,
+        reason,
+        deliveredShare: health.deliveredShare,
+        receipts: health.receipts,
+      };
+      if (degraded) this.logger.warn(log);
+      else this.logger.log(log);
+    }
+  }
+
+  private install(table: CarrierTable): void {
+    this.table = table;
+    const changes = this.binds.apply(table.binds);
+    if (changes.opened.length + changes.closed.length + changes.reopened.length > 0) this.logger.log({ msg: 'carrier binds changed', ...changes });
+  }
+
+  /**
+   * The carriers to try for a part, in order: the routes' candidates for the number and route
+   * class, least cost among the bound ones first (planRoute). Empty when no route matches.
+   */
+  plan(destination: string, route: string): PlannedCarrier[] {
+    const routeClass = isRouteClass(route) ? route : 'auto';
+    const number = destination.startsWith('+') ? destination : `+${destination}`;
+    const candidates = this.table.candidates(number, routeClass);
+    if (candidates.length === 0) return [];
+    const statuses = candidates.map(({ carrierId }) => ({
+      id: carrierId,
+      enabled: this.table.enabled.get(carrierId) ?? false,
+      bound: this.binds.isCarrierBound(carrierId),
+      degraded: this.health.isDegraded(carrierId),
+    }));
+    return planRoute(candidates, statuses, { random: Math.random }).carriers;
+  }
+
+  submit(carrier: string, part: OutgoingPart): Promise<SubmitOutcome> {
+    return this.binds.submit(carrier, part);
+  }
+
+  /** At least one of the carrier's binds is bound. */
+  isCarrierBound(carrier: string): boolean {
+    return this.binds.isCarrierBound(carrier);
   }
 
   onReceipt(listener: ReceiptListener): void {
-    this.carriers.onReceipt(listener);
+    this.binds.onReceipt((receipt, carrier) => listener({ ...receipt, carrier }));
   }
 
-  /** Each receipt with the SMSC it came from, for metrics (those not stored are sent again: see onReceipt). */
+  /** Each receipt with the carrier it came from (those not stored are sent again: see onReceipt). */
   onReceiptFrom(listener: (receipt: DeliveryReceipt, smsc: string) => void): void {
-    this.carriers.onReceipt(listener);
+    this.binds.onReceipt(listener);
   }
 
-  /** Each mobile-originated part with its SMSC; its deliver_sm is acknowledged once the listener's promise settles (refused if it rejects). */
+  /** Each mobile-originated part with its carrier; its deliver_sm is acknowledged once the listener's promise settles (refused if it rejects). */
   onMobileOriginated(listener: (message: MobileOriginatedPdu, smsc: string) => Promise<void>): void {
-    this.carriers.onMobileOriginated(listener);
+    this.binds.onMobileOriginated(listener);
   }
 
   onSubmitAnswered(listener: SubmitAnsweredListener): void {
-    this.carriers.onSubmitAnswered(listener);
+    this.binds.onSubmitAnswered(listener);
   }
 
-  windows(): ReturnType<CarrierRoutes['windows']> {
-    return this.carriers.windows();
+  windows(): ReturnType<CarrierBindSet['windows']> {
+    return this.binds.windows();
   }
 
   isBound(): boolean {
-    return this.carriers.isBound();
+    return this.binds.isBound();
   }
 
   bindStates(): SmscBindStatus[] {
-    return this.carriers.bindStates();
+    return this.binds.bindStates();
   }
 
   onBindStateChange(listener: () => void): void {
-    this.carriers.onBindStateChange(listener);
+    this.binds.onBindStateChange(listener);
   }
 
   /**
@@ -105,7 +190,9 @@ export class CarrierPool implements OnModuleInit, BeforeApplicationShutdown {
    * queue workers have stopped first, so nothing is being submitted; receipts stop with the binds.
    */
   close(): Promise<void> {
-    this.closing ??= this.carriers.close();
+    if (this.timer) clearInterval(this.timer);
+    if (this.healthTimer) clearInterval(this.healthTimer);
+    this.closing ??= this.binds.close();
     return this.closing;
   }
 

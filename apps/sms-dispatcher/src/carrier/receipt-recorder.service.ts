@@ -1,12 +1,11 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { allDone, GroupCommit, InFlight } from '@mp/batching';
-import type { DeliveryReceipt } from '@mp/carrier';
 import { DispatchStore, type DispatchResult } from '@mp/messaging';
 import { contextOfSpan, inSpan, SpanKind, tracingOn } from '@mp/observability';
 import { OutboxRelay } from '@mp/queue-runtime';
 import { SmsDispatcherEnv } from '../sms-dispatcher.env';
 import { SubmitRecorder } from '../sms-submit/submit-recorder.service';
-import { CarrierPool } from './carrier-pool.service';
+import { CarrierPool, type CarrierDeliveryReceipt } from './carrier-pool.service';
 import { SubmitSpans } from './submit-spans';
 
 /**
@@ -26,7 +25,7 @@ const RECEIPT_LINGER_MS = 25;
 @Injectable()
 export class ReceiptRecorder implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('ReceiptRecorder');
-  private readonly batcher: GroupCommit<DeliveryReceipt, void>;
+  private readonly batcher: GroupCommit<CarrierDeliveryReceipt, void>;
   private timer: NodeJS.Timeout | undefined;
   private sweeping = false;
   private readonly sweeps = new InFlight();
@@ -82,14 +81,14 @@ export class ReceiptRecorder implements OnModuleInit, BeforeApplicationShutdown 
   }
 
   /** Records a receipt in a span that continues its part's submit_sm (SubmitSpans), when this process sent it. */
-  record(receipt: DeliveryReceipt): Promise<void> {
+  record(receipt: CarrierDeliveryReceipt): Promise<void> {
     if (!tracingOn()) return this.recordNow(receipt);
     const attributes = { 'smpp.message_id': receipt.carrierMessageId, 'smpp.receipt.stat': receipt.stat };
     const parent = contextOfSpan(this.submitSpans.find(receipt.carrierMessageId));
     return inSpan('deliver_sm receipt', { kind: SpanKind.CONSUMER, parent, attributes }, () => this.recordNow(receipt));
   }
 
-  private async recordNow(receipt: DeliveryReceipt): Promise<void> {
+  private async recordNow(receipt: CarrierDeliveryReceipt): Promise<void> {
     try {
       // A receipt that overtook the recording of its part's submit response goes after it, and
       // then finds the part (across processes, the carrier id's advisory lock orders them).

@@ -1,5 +1,6 @@
 import { LanePermits } from '@mp/batching';
-import { laneIndex, TRAFFIC_LANES, TrafficPolicy, YieldingPace, type TrafficLane } from '@mp/carrier';
+import { laneIndex, NO_RESPONSE, TRAFFIC_LANES, TrafficPolicy, YieldingPace, type TrafficLane } from '@mp/carrier';
+import { formatMoney } from '@mp/billing-domain';
 import { Injectable, Logger } from '@nestjs/common';
 import { DispatchStore, type BatchSlicing, type DispatchMessage } from '@mp/messaging';
 import { inSpan, SpanKind, tracingOn, type Span } from '@mp/observability';
@@ -12,6 +13,7 @@ import { CarrierPool } from '../carrier/carrier-pool.service';
 import { SubmitSpans } from '../carrier/submit-spans';
 import { SmsDispatcherEnv } from '../sms-dispatcher.env';
 import { PartEncoder } from './part-encoder';
+import { submitWithFailover } from './part-failover';
 import { SubmitRecorder } from './submit-recorder.service';
 
 const NOTHING_TO_SEND = new Set(['cancelled', 'delivered', 'undelivered', 'expired', 'rejected', 'failed']);
@@ -46,6 +48,7 @@ export class SmsSubmitter {
   private readonly encoder = new PartEncoder();
   /** Holds campaigns' parts to the traffic policy's pace while OTPs or single sends flow. */
   private readonly campaignPace: YieldingPace;
+  private readonly retryBudget: number;
 
   constructor(
     private readonly store: DispatchStore,
@@ -59,6 +62,7 @@ export class SmsSubmitter {
     this.textKey = parseTextKey(config.OTP_TEXT_KEY);
     this.unrecorded = new LanePermits(traffic.unrecorded.max, TRAFFIC_LANES.length, traffic.unrecordedReserved);
     this.campaignPace = new YieldingPace(traffic);
+    this.retryBudget = config.CARRIER_RETRY_BUDGET;
   }
 
   /**
@@ -149,7 +153,8 @@ export class SmsSubmitter {
     lane: TrafficLane,
     lastAttempt: boolean,
   ): Promise<boolean> {
-    const outcome = await this.carrier.submit(message.route, {
+    const plan = this.carrier.plan(message.recipient, message.route);
+    const part = {
       source: message.sender,
       destination: message.recipient,
       dataCoding: bytes.dataCoding,
@@ -158,23 +163,39 @@ export class SmsSubmitter {
       userMessageReference,
       registeredDelivery: true,
       lane,
-    });
-    span?.setAttribute('smpp.outcome', outcome.ok ? 'accepted' : outcome.reason);
-    if (outcome.ok) {
-      span?.setAttribute('smpp.message_id', outcome.carrierMessageId);
-      this.submitSpans.remember(outcome.carrierMessageId, span?.spanContext());
+    };
+    const sent = await submitWithFailover(this.carrier, plan, part, this.retryBudget);
+    span?.setAttribute('smpp.outcome', sent.result === 'accepted' ? 'accepted' : (sent.outcome?.reason ?? 'no route'));
+    if (sent.result === 'accepted') {
+      const { carrierMessageId, carrier, timedOut } = sent;
+      span?.setAttribute('smpp.message_id', carrierMessageId);
+      span?.setAttribute('smpp.carrier', carrier.carrierId);
+      this.submitSpans.remember(carrierMessageId, span?.spanContext());
+      if (timedOut.length > 0)
+        this.logger.warn({
+          msg: 'part moved to another carrier after a timeout',
+          messageId: message.id,
+          part: partIndex,
+          timedOut,
+          carrier: carrier.carrierId,
+        });
       const multipart = message.parts.length > 1;
       const webhook = message.webhookUrl !== null;
-      await this.recorder.submitted({ messageId: message.id, partIndex, carrierMessageId: outcome.carrierMessageId, multipart, webhook }, lane);
+      const cost = carrier.entry.cost === undefined ? null : formatMoney(carrier.entry.cost);
+      await this.recorder.submitted(
+        { messageId: message.id, partIndex, carrierMessageId, multipart, webhook, carrier: carrier.carrierId, carrierCost: cost, timedOutCarriers: timedOut },
+        lane,
+      );
       return true;
     }
-    if (outcome.permanent || lastAttempt) {
+    const outcome = sent.outcome ?? { commandStatus: NO_RESPONSE, reason: `no route to ${message.recipient} on ${message.route}` };
+    if (sent.result === 'rejected' || lastAttempt) {
       this.logger.warn({ msg: 'part failed for good', messageId: message.id, part: partIndex, reason: outcome.reason, lastAttempt });
       const { outbox } = await this.store.recordPartFailed(message.id, partIndex, `smpp:${outcome.commandStatus}`, outcome.reason);
       if (outbox.jobs.length > 0) await this.relay.relay(outbox.ids, outbox.jobs);
       return false;
     }
-    // Transient (throttled, no bind, timeout): BullMQ retries with backoff; recorded parts are kept.
+    // No carrier took it now (throttled, no bind, timeout): BullMQ retries with backoff; recorded parts are kept.
     throw new Error(`part ${partIndex} of ${message.id} not accepted yet: ${outcome.reason}`);
   }
 }

@@ -4,7 +4,15 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { loadMessages, type DispatchMessage } from './dispatch-load';
 import { carrierIdLocks, lockMessages, lockMultipartMessages, multipartMessageLocks } from './dispatch-locks';
 import { inKeyedRoundTrip, inKeyedTransaction } from './keyed-transaction';
-import { applyReceiptsToParts, applyStoredReceipts, finalReceipts, storeEarlyReceipts, type CarrierReceipt } from './dispatch-receipts';
+import {
+  applyReceiptsToParts,
+  applyStoredReceipts,
+  finalReceipts,
+  storeEarlyReceipts,
+  UNNAMED_CARRIER,
+  type CarrierReceipt,
+  type ReceiptKey,
+} from './dispatch-receipts';
 import { recordedFrom, recordSubmits, recordSubmitsOpening, type SubmittedPart } from './dispatch-submits';
 import { settleMessages } from './dispatch-settle';
 import { advanceExpiryCursor, findUnansweredParts } from './receipt-expiry';
@@ -87,7 +95,10 @@ export class DispatchStore {
     const results = await inKeyedRoundTrip(this.db, [...locks, recordSubmitsOpening(records)]);
     const { sent, earlyReceipts } = recordedFrom(results.at(-1)?.rows[0]);
     if (earlyReceipts.length === 0) return { transitions: sent, outbox: { ids: [], jobs: [] } };
-    const applied = await this.withEvents((manager) => this.applyLockedReceipts(manager, earlyReceipts), carrierIdLocks(earlyReceipts));
+    const applied = await this.withEvents(
+      (manager) => this.applyLockedReceipts(manager, earlyReceipts),
+      carrierIdLocks(earlyReceipts.map((k) => k.carrierMessageId)),
+    );
     return { transitions: [...sent, ...applied.transitions], outbox: applied.outbox };
   }
 
@@ -138,18 +149,19 @@ export class DispatchStore {
    * part was recorded in a way that missed it. Applies them in one transaction.
    */
   async applyPendingReceipts(olderThanMs = 5_000, limit = 500): Promise<DispatchResult> {
-    const pending: { carrier_message_id: string }[] = await this.db.query(
+    const pending: { carrier_message_id: string; carrier: string }[] = await this.db.query(
       // Only receipts whose part is waiting for them: one whose part is never recorded must not
       // fill every round's LIMIT and starve the others.
-      `SELECT r.carrier_message_id FROM carrier_receipts r
+      `SELECT r.carrier_message_id, r.carrier FROM carrier_receipts r
        WHERE r.applied_at IS NULL AND r.received_at < now() - make_interval(secs => $1::double precision / 1000)
-         AND EXISTS (SELECT 1 FROM message_parts p WHERE p.carrier_message_id = r.carrier_message_id AND p.status = 'submitted')
+         AND EXISTS (SELECT 1 FROM message_parts p WHERE p.carrier_message_id = r.carrier_message_id AND p.status = 'submitted'
+                     AND coalesce(p.carrier, '${UNNAMED_CARRIER}') = r.carrier)
        ORDER BY r.received_at LIMIT $2`,
       [olderThanMs, limit],
     );
     if (pending.length === 0) return nothing();
-    const carrierIds = pending.map((row) => row.carrier_message_id);
-    return this.withEvents((manager) => this.applyLockedReceipts(manager, carrierIds), carrierIdLocks(carrierIds));
+    const keys = pending.map((row) => ({ carrierMessageId: row.carrier_message_id, carrier: row.carrier }));
+    return this.withEvents((manager) => this.applyLockedReceipts(manager, keys), carrierIdLocks(keys.map((k) => k.carrierMessageId)));
   }
 
   /**
@@ -160,16 +172,18 @@ export class DispatchStore {
   async expireUnanswered(afterMs: number, limit = 500): Promise<DispatchResult> {
     const stale = await findUnansweredParts(this.db, afterMs, limit);
     const result =
-      stale.carrierIds.length === 0
+      stale.parts.length === 0
         ? nothing()
-        : await this.applyReceipts(stale.carrierIds.map((carrierMessageId) => ({ carrierMessageId, stat: 'EXPIRED', err: NO_RECEIPT, doneAt: null })));
+        : await this.applyReceipts(
+            stale.parts.map(({ carrierMessageId, carrier }) => ({ carrierMessageId, carrier, stat: 'EXPIRED', err: NO_RECEIPT, doneAt: null })),
+          );
     await advanceExpiryCursor(this.db, stale.nextCursor);
     return result;
   }
 
   /** With the carrier ids locked: apply their stored receipts, settle. */
-  private async applyLockedReceipts(manager: EntityManager, carrierIds: readonly string[]): Promise<MessageTransition[]> {
-    return this.settleLocked(manager, await applyStoredReceipts(manager, carrierIds));
+  private async applyLockedReceipts(manager: EntityManager, keys: readonly ReceiptKey[]): Promise<MessageTransition[]> {
+    return this.settleLocked(manager, await applyStoredReceipts(manager, keys));
   }
 
   /** Messages whose parts this transaction moved (under their carrier ids' locks): those now final take their state. */

@@ -1,5 +1,6 @@
 import { openingOf, queryPrepared, type PreparedOpening } from '@mp/persistence';
 import type { EntityManager } from 'typeorm';
+import { UNNAMED_CARRIER, type ReceiptKey } from './dispatch-receipts';
 import type { MessageTransition } from './message-events';
 
 /** A part the carrier accepted, with the id it gave it. */
@@ -19,13 +20,19 @@ export interface SubmittedPart {
    * recorded in one round trip. Unknown counts as having one.
    */
   webhook?: boolean;
+  /** The carrier that took it (its name); unknown when absent. */
+  carrier?: string;
+  /** What the carrier's route says it charges for the part (numeric text); null or absent: unknown. */
+  carrierCost?: string | null;
+  /** Carriers whose submit timed out before this one took the part: they may deliver it as well. */
+  timedOutCarriers?: readonly string[];
 }
 
 /** What recording submit responses did: the messages that became sent, and the carrier ids with a receipt waiting. */
 export interface RecordedSubmits {
   sent: MessageTransition[];
-  /** Carrier ids of these parts whose receipt overtook this record and waits, stored, to be applied. */
-  earlyReceipts: string[];
+  /** These parts' receipts that overtook this record and wait, stored, to be applied. */
+  earlyReceipts: ReceiptKey[];
 }
 
 /**
@@ -48,28 +55,39 @@ export function recordSubmitsOpening(records: readonly SubmittedPart[]): Prepare
 
 interface RecordedRow {
   sent: [string, string | null][] | null;
-  early: string[] | null;
+  early: [string, string][] | null;
 }
 
 export function recordedFrom(row: RecordedRow | Record<string, unknown> | undefined): RecordedSubmits {
   const recorded = row as RecordedRow | undefined;
   return {
     sent: (recorded?.sent ?? []).map(([messageId, webhookUrl]) => ({ messageId, status: 'sent', webhookUrl })),
-    earlyReceipts: recorded?.early ?? [],
+    earlyReceipts: (recorded?.early ?? []).map(([carrierMessageId, carrier]) => ({ carrierMessageId, carrier })),
   };
 }
 
 const RECORD_SUBMITS = `WITH parts AS (
-       UPDATE message_parts p SET status = 'submitted', carrier_message_id = r.carrier_message_id, submitted_at = now()
-       FROM unnest($1::uuid[], $2::int[], $3::text[]) AS r(message_id, part_index, carrier_message_id)
+       UPDATE message_parts p SET status = 'submitted', carrier_message_id = r.carrier_message_id, submitted_at = now(),
+              carrier = r.carrier, carrier_cost = r.carrier_cost,
+              timed_out_carriers = CASE WHEN r.timed_out = '' THEN NULL ELSE string_to_array(r.timed_out, ' ') END
+       FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::numeric[], $6::text[]) AS r(message_id, part_index, carrier_message_id, carrier, carrier_cost, timed_out)
        WHERE p.message_id = r.message_id AND p.part_index = r.part_index AND p.status = 'pending'),
      sent AS (
        UPDATE messages SET status = 'sent', sent_at = coalesce(sent_at, now()), updated_at = now()
        WHERE id = ANY($1::uuid[]) AND status = 'queued' RETURNING id, webhook_url)
      SELECT (SELECT json_agg(json_build_array(id, webhook_url) ORDER BY id) FROM sent) AS sent,
-            ARRAY(SELECT r.carrier_message_id FROM unnest($3::text[]) AS k(id)
-                  JOIN carrier_receipts r ON r.carrier_message_id = k.id WHERE r.applied_at IS NULL) AS early`;
+            (SELECT json_agg(json_build_array(r.carrier_message_id, r.carrier)) FROM unnest($3::text[], $4::text[]) AS k(id, carrier)
+               JOIN carrier_receipts r ON r.carrier_message_id = k.id AND r.carrier = coalesce(k.carrier, '${UNNAMED_CARRIER}')
+               WHERE r.applied_at IS NULL) AS early`;
 
 function recordValues(records: readonly SubmittedPart[]): unknown[] {
-  return [records.map((r) => r.messageId), records.map((r) => r.partIndex), records.map((r) => r.carrierMessageId)];
+  return [
+    records.map((r) => r.messageId),
+    records.map((r) => r.partIndex),
+    records.map((r) => r.carrierMessageId),
+    records.map((r) => r.carrier ?? null),
+    records.map((r) => r.carrierCost ?? null),
+    // Carrier names hold no space (carriers_name check), so a space-joined list fits one text element.
+    records.map((r) => (r.timedOutCarriers ?? []).join(' ')),
+  ];
 }

@@ -14,3 +14,4 @@ export * from './console';
 export * from './messaging-data.module';
 export * from './opt-outs';
 export * from './inbound';
+export * from './reports';

@@ -22,6 +22,7 @@ import { MessageViews } from './message-view';
 import { MessageWebhookEvents } from './message-webhook-events';
 import { MessageRepository } from './message.repository';
 import { OptOutStore, SuppressionCheck } from './opt-outs';
+import { MarginReports } from './reports';
 import { SmsAcceptanceService } from './sms-acceptance';
 
 /**
@@ -51,6 +52,7 @@ const PROVIDED = [
   InboundViews,
   InboundWebhookEvents,
   ContactWebhookEvents,
+  MarginReports,
 ];
 
 /**
@@ -74,6 +76,7 @@ const PROVIDED = [
     providedWithDataSource(InboundViews),
     providedWithDataSource(InboundWebhookEvents),
     providedWithDataSource(ContactWebhookEvents),
+    providedWithDataSource(MarginReports),
     { provide: SuppressionCheck, useFactory: (store: OptOutStore) => new SuppressionCheck(store), inject: [OptOutStore] },
     {
       provide: DispatchStore,

@@ -4,7 +4,8 @@ import type { DataSource } from 'typeorm';
 export const RECEIPT_EXPIRY_CURSOR = 'receipt-expiry';
 
 export interface UnansweredParts {
-  carrierIds: string[];
+  /** Each part's carrier id and carrier (the default carrier's when it names none). */
+  parts: { carrierMessageId: string; carrier: string }[];
   /** Where the next round may start once these are recorded expired (a timestamptz, as text). */
   nextCursor: string;
 }
@@ -21,15 +22,15 @@ export async function findUnansweredParts(db: DataSource, afterMs: number, limit
             (now() - make_interval(secs => $2::double precision / 1000))::text AS upper`,
     [RECEIPT_EXPIRY_CURSOR, afterMs],
   );
-  const rows: { carrier_message_id: string; submitted_at: string }[] = await db.query(
-    `SELECT carrier_message_id, submitted_at::text AS submitted_at FROM message_parts
+  const rows: { carrier_message_id: string; carrier: string; submitted_at: string }[] = await db.query(
+    `SELECT carrier_message_id, coalesce(carrier, 'default') AS carrier, submitted_at::text AS submitted_at FROM message_parts
      WHERE submitted_at >= $1::timestamptz AND submitted_at < $2::timestamptz AND status = 'submitted'
      ORDER BY submitted_at LIMIT $3`,
     [bounds.lower, bounds.upper, limit],
   );
   // A full page may have left parts of the same instant behind: the next round starts at it.
   const nextCursor = rows.length < limit ? bounds.upper : rows[rows.length - 1].submitted_at;
-  return { carrierIds: rows.map((row) => row.carrier_message_id), nextCursor };
+  return { parts: rows.map((row) => ({ carrierMessageId: row.carrier_message_id, carrier: row.carrier })), nextCursor };
 }
 
 /** Records that every part submitted before `through` has had its receipt or been expired. */

@@ -23,6 +23,7 @@ import { InboundMessages1764800003000 } from './1764800003000-inbound-messages';
 import { OptOuts1764800004000 } from './1764800004000-opt-outs';
 import { KeywordReplies1764800005000 } from './1764800005000-keyword-replies';
 import { Carriers1764800006000 } from './1764800006000-carriers';
+import { PartCarriers1764800008000 } from './1764800008000-part-carriers';
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
   AccountsAndMoney1763773200000,
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   OptOuts1764800004000,
   KeywordReplies1764800005000,
   Carriers1764800006000,
+  PartCarriers1764800008000,
 ];

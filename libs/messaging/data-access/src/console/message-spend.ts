@@ -40,6 +40,12 @@ interface SumRow {
 type Sums = Omit<SpendSums, 'spent'>;
 
 /**
+ * SQL of the prefix a message's country is read from (`m`: a row with the message's recipient):
+ * one number of each is classified by countryOfNumber. Shared with the margin report.
+ */
+export const COUNTRY_PREFIX_SQL = `left(m.recipient, 8)`;
+
+/**
  * SQL of a group's key. A country is the recipient's by the numbering plan; PostgreSQL groups by
  * the number's first 7 digits (enough to tell apart the countries that share a calling code: +1
  * and its area codes, +44 7624 for the Isle of Man, +7 6/7 for Kazakhstan) and one number of each
@@ -47,7 +53,7 @@ type Sums = Omit<SpendSums, 'spent'>;
  */
 const KEY: Record<SpendGroup, string> = {
   day: `to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
-  country: `left(m.recipient, 8)`,
+  country: COUNTRY_PREFIX_SQL,
   route: `m.route`,
 };
 
@@ -68,14 +74,15 @@ export async function spendBy(db: DataSource, companyId: string, group: SpendGro
   );
   const byKey = new Map<string | null, Sums>();
   for (const row of rows) {
-    const key = row.sample === null ? row.key : countryOf(row.sample);
+    const key = row.sample === null ? row.key : countryOfNumber(row.sample);
     byKey.set(key, add(byKey.get(key) ?? zero(), sumsOf(row)));
   }
   const lines = [...byKey].sort(([a], [b]) => (a ?? '~').localeCompare(b ?? '~')).map(([key, sums]) => ({ key, ...withSpent(sums) }));
   return { lines, total: withSpent([...byKey.values()].reduce(add, zero())) };
 }
 
-function countryOf(number: string): string | null {
+/** The country of a number (ISO 3166-1 alpha-2) by the numbering plan; null: non-geographic or not a number. */
+export function countryOfNumber(number: string): string | null {
   const parsed = parsePhoneNumber(number);
   return parsed.ok ? parsed.country : null;
 }

@@ -1,0 +1,2 @@
+export * from './margins';
+export * from './margin-report';

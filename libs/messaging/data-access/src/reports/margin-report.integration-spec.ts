@@ -1,0 +1,133 @@
+import { createDataSource, runMigrations } from '@mp/persistence';
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import { readMarginReport } from './margin-report';
+import { marginRange, marginReportJson, MarginReportError, type MarginDimension } from './margins';
+
+interface Part {
+  status: string;
+  carrier: string | null;
+  cost: string | null;
+}
+
+/**
+ * The operators' margin report against PostgreSQL. The report is platform-wide, so this spec works
+ * in a database of its own: its totals are of its own rows only, whatever else runs.
+ */
+describe('margin report (PostgreSQL)', () => {
+  const run = process.env['MP_TEST_RUN'];
+  const server = process.env['MP_TEST_SERVER_URL'];
+  const database = `mp_test_${run}_margins`;
+  let admin: Client;
+  let db: DataSource;
+  let companyId: string;
+
+  /** A message of parts at 0.0500 each, its refund as the services record it (the message's one amount). */
+  const message = async (at: string, recipient: string, parts: Part[], options: { refunded?: string; status?: string } = {}) => {
+    const [{ id }]: { id: string }[] = await db.query(
+      `INSERT INTO messages (id, company_id, request_id, route, sender, recipient, body, encoding, parts, price_per_part, cost, refunded, status, created_at)
+       VALUES (gen_random_uuid(), $1, gen_random_uuid(), 'auto', 'Acme', $2, 'Hello', 'GSM-7', $3::smallint, 0.05, 0.05 * $3::int, $4, $5, $6)
+       RETURNING id`,
+      [companyId, recipient, parts.length, options.refunded ?? '0', options.status ?? 'delivered', at],
+    );
+    await db.query(
+      `INSERT INTO message_parts (message_id, part_index, user_message_reference, status, carrier, carrier_cost)
+       SELECT $1, i::smallint, i, p.status, p.carrier, p.cost::numeric
+       FROM jsonb_to_recordset($2::jsonb) AS p(status text, carrier text, cost text, i int)`,
+      [id, JSON.stringify(parts.map((part, index) => ({ ...part, i: index + 1 })))],
+    );
+  };
+  const acme = (cost = '0.0100'): Part => ({ status: 'delivered', carrier: 'acme', cost });
+  const report = async (by: MarginDimension[], carrier: string | null = null, range = marginRange('2025-03-01', '2025-03-02')) =>
+    marginReportJson(await readMarginReport(db, { range, by, carrier }), { from: '', to: '' });
+  const sums = (parts: number, charged: number, refunded: number, cost: number, margin: number, percent: number | null, uncosted = [0, 0]) => ({
+    parts,
+    charged,
+    refunded,
+    net_charged: Math.round((charged - refunded) * 10_000) / 10_000,
+    cost,
+    uncosted_parts: uncosted[0],
+    uncosted_charged: uncosted[1],
+    margin,
+    margin_percent: percent,
+  });
+
+  beforeAll(async () => {
+    if (!run || !server) throw new Error('needs the integration global setup');
+    admin = new Client({ connectionString: server });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${database}`);
+    const url = new URL(server);
+    url.pathname = `/${database}`;
+    db = createDataSource({ url: url.toString(), applicationName: 'test-margins', poolSize: 2 });
+    await db.initialize();
+    await runMigrations(db);
+    companyId = (await db.query(`INSERT INTO companies (name, webhook_secret) VALUES ('Margins', 'whsec_x') RETURNING id`))[0].id;
+
+    await message('2025-03-01T08:00:00Z', '+447400123456', [acme(), acme()]);
+    await message('2025-03-01T09:00:00Z', '+447812345678', [acme()]);
+    // Two parts never reached a carrier and were refunded; the second was refused by acme at submit, which costs nothing.
+    await message(
+      '2025-03-01T10:00:00Z',
+      '+447400123457',
+      [acme(), { status: 'failed', carrier: null, cost: null }, { status: 'failed', carrier: 'acme', cost: '0.0100' }],
+      {
+        refunded: '0.1000',
+      },
+    );
+    await message('2025-03-02T10:00:00Z', '+4915112345678', [{ status: 'delivered', carrier: 'beta', cost: null }]);
+    await message('2025-03-02T11:00:00Z', '+12025550123', [{ status: 'cancelled', carrier: null, cost: null }], { refunded: '0.0500', status: 'cancelled' });
+    await message('2025-03-02T23:59:59.999Z', '+447400123458', [acme('0.0600')]);
+    // Outside the range, either side.
+    await message('2025-02-28T23:59:59.999Z', '+447400123459', [acme()]);
+    await message('2025-03-03T00:00:00Z', '+447400123460', [acme()]);
+  });
+
+  afterAll(async () => {
+    await db?.destroy();
+    await admin?.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin?.end();
+  });
+
+  it('gives each day, country and carrier its parts, net charge, cost and margin, with the total', async () => {
+    const answer = await report(['day', 'country', 'carrier']);
+    expect(answer.lines).toEqual([
+      { day: '2025-03-01', country: 'GB', carrier: 'acme', ...sums(5, 0.25, 0.05, 0.04, 0.16, 80) },
+      { day: '2025-03-01', country: 'GB', carrier: null, ...sums(1, 0.05, 0.05, 0, 0, null) },
+      { day: '2025-03-02', country: 'DE', carrier: 'beta', ...sums(1, 0.05, 0, 0, 0, null, [1, 0.05]) },
+      { day: '2025-03-02', country: 'GB', carrier: 'acme', ...sums(1, 0.05, 0, 0.06, -0.01, -20) },
+      { day: '2025-03-02', country: 'US', carrier: null, ...sums(1, 0.05, 0.05, 0, 0, null) },
+    ]);
+    expect(answer.total).toEqual(sums(9, 0.45, 0.15, 0.1, 0.15, 60, [1, 0.05]));
+  });
+
+  it('groups by the dimensions asked for only, with the same total', async () => {
+    const byCarrier = await report(['carrier']);
+    expect(byCarrier.lines).toEqual([
+      { carrier: 'acme', ...sums(6, 0.3, 0.05, 0.1, 0.15, 60) },
+      { carrier: 'beta', ...sums(1, 0.05, 0, 0, 0, null, [1, 0.05]) },
+      { carrier: null, ...sums(2, 0.1, 0.1, 0, 0, null) },
+    ]);
+    expect(byCarrier.total).toEqual(sums(9, 0.45, 0.15, 0.1, 0.15, 60, [1, 0.05]));
+    expect((await report(['day'])).lines.map((line) => [line.day, line.parts, line.margin])).toEqual([
+      ['2025-03-01', 6, 0.16],
+      ['2025-03-02', 3, -0.01],
+    ]);
+    expect((await report(['country'])).lines.map((line) => [line.country, line.parts])).toEqual([
+      ['DE', 1],
+      ['GB', 7],
+      ['US', 1],
+    ]);
+  });
+
+  it('reads one carrier only, its name in any case', async () => {
+    const answer = await report(['country'], 'ACME');
+    expect(answer.lines).toEqual([{ country: 'GB', ...sums(6, 0.3, 0.05, 0.1, 0.15, 60) }]);
+    expect((await report(['carrier'], 'nobody')).lines).toEqual([]);
+  });
+
+  it('refuses a range longer than 366 days', async () => {
+    const range = { from: new Date('2024-01-01T00:00:00Z'), before: new Date('2025-01-02T00:00:00Z') };
+    await expect(readMarginReport(db, { range, by: ['day'], carrier: null })).rejects.toThrow(MarginReportError);
+  });
+});
