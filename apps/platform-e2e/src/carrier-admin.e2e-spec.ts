@@ -1,4 +1,4 @@
-import { admin, eventually, freePort, runAdmin, startStack, type RunningStack } from '@mp/testing';
+import { admin, eventually, freePort, runAdmin, startStack, type RunningStack, createOwnDatabase, type OwnDatabase } from '@mp/testing';
 import { Client } from 'pg';
 
 type CarrierListed = { name: string; enabled: boolean; bound: number | null; bind_states: { state: string; bind: number }[] | null } & Record<string, unknown>;
@@ -12,27 +12,19 @@ type RouteListed = { prefix: string; route: string; carrier: string; priority: n
  */
 describe('carrier and route admin commands', () => {
   const run = process.env['MP_TEST_RUN'];
-  const server = process.env['MP_TEST_SERVER_URL'];
-  const database = `mp_test_${run}_carrier_admin`;
   const password = `pw-${Date.now().toString(36)}`;
   let env: Record<string, string>;
-  let postgres: Client;
+  let own: OwnDatabase;
   let stack: RunningStack | undefined;
 
   beforeAll(async () => {
-    if (!run || !server) throw new Error('needs the e2e global setup');
-    postgres = new Client({ connectionString: server });
-    await postgres.connect();
-    await postgres.query(`CREATE DATABASE ${database}`);
-    const url = new URL(server);
-    url.pathname = `/${database}`;
-    env = { DATABASE_URL: url.toString(), QUEUE_PREFIX: `mp-carriers-${run}` };
+    own = await createOwnDatabase('carrier_admin');
+    env = { DATABASE_URL: own.url, QUEUE_PREFIX: `mp-carriers-${run}` };
     await admin(['db:migrate'], env);
   });
   afterAll(async () => {
     await stack?.stop();
-    await postgres.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await postgres.end();
+    await own?.drop();
   });
 
   const list = async () => (await admin(['carrier:list'], env)) as { carriers: CarrierListed[]; bind_states_error?: string };

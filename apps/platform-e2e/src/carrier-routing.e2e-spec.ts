@@ -1,4 +1,13 @@
-import { admin, eventually, startSmscSimulatorProcess, startStack, type RunningStack, type SmscSimulatorProcess } from '@mp/testing';
+import {
+  admin,
+  eventually,
+  startSmscSimulatorProcess,
+  startStack,
+  type RunningStack,
+  type SmscSimulatorProcess,
+  createOwnDatabase,
+  type OwnDatabase,
+} from '@mp/testing';
 import { Client } from 'pg';
 import { ApiClient, type Company } from './support/api-client';
 
@@ -9,10 +18,8 @@ import { ApiClient, type Company } from './support/api-client';
  */
 describe('carrier routing in the sms-dispatcher', () => {
   const run = process.env['MP_TEST_RUN'];
-  const server = process.env['MP_TEST_SERVER_URL'];
-  const database = `mp_test_${run}_carrier_routing`;
   let env: Record<string, string>;
-  let postgres: Client;
+  let own: OwnDatabase;
   let db: Client;
   let stack: RunningStack | undefined;
   let defaultSmsc: SmscSimulatorProcess;
@@ -38,15 +45,10 @@ describe('carrier routing in the sms-dispatcher', () => {
   const texts = async (smsc: SmscSimulatorProcess, to: string) => (await smsc.messages(to)).map(({ text }) => text);
 
   beforeAll(async () => {
-    if (!run || !server) throw new Error('needs the e2e global setup');
-    postgres = new Client({ connectionString: server });
-    await postgres.connect();
-    await postgres.query(`CREATE DATABASE ${database}`);
-    const url = new URL(server);
-    url.pathname = `/${database}`;
-    env = { DATABASE_URL: url.toString(), QUEUE_PREFIX: `mp-carrier-routing-${run}` };
+    own = await createOwnDatabase('carrier_routing');
+    env = { DATABASE_URL: own.url, QUEUE_PREFIX: `mp-carrier-routing-${run}` };
     await admin(['db:migrate'], env);
-    db = new Client({ connectionString: url.toString() });
+    db = new Client({ connectionString: own.url });
     await db.connect();
     company = (await admin(['company:create', '--name', 'Carrier routing', '--balance', '10'], env)) as unknown as Company;
     defaultSmsc = await startSmscSimulatorProcess({ SMSC_RECEIPT_DELAY_MS: '50' });
@@ -64,8 +66,7 @@ describe('carrier routing in the sms-dispatcher', () => {
     await cheapSmsc?.stop();
     await pickySmsc?.stop();
     await db?.end();
-    await postgres?.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await postgres?.end();
+    await own?.drop();
   });
 
   it('sends by the default carrier created from SMSC_*, recording it on the part', async () => {

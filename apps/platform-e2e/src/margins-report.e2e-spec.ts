@@ -1,4 +1,4 @@
-import { admin, runAdmin, startStack, type RunningStack } from '@mp/testing';
+import { admin, runAdmin, startStack, type RunningStack, createOwnDatabase, type OwnDatabase } from '@mp/testing';
 import { Client } from 'pg';
 import { DASHBOARD_API, DashboardClient, PASSWORD, uniqueEmail } from './support/dashboard-client';
 
@@ -8,11 +8,8 @@ import { DASHBOARD_API, DashboardClient, PASSWORD, uniqueEmail } from './support
  * own: every part it reads is one this spec wrote.
  */
 describe('margin report: admin report:margins and GET /dashboard/api/operator/margins', () => {
-  const run = process.env['MP_TEST_RUN'];
-  const server = process.env['MP_TEST_SERVER_URL'];
-  const database = `mp_test_${run}_margins_admin`;
   let env: Record<string, string>;
-  let postgres: Client;
+  let own: OwnDatabase;
   let db: Client;
   let companyId: string;
   let stack: RunningStack | undefined;
@@ -36,16 +33,11 @@ describe('margin report: admin report:margins and GET /dashboard/api/operator/ma
   };
 
   beforeAll(async () => {
-    if (!run || !server) throw new Error('needs the e2e global setup');
-    postgres = new Client({ connectionString: server });
-    await postgres.connect();
-    await postgres.query(`CREATE DATABASE ${database}`);
-    const url = new URL(server);
-    url.pathname = `/${database}`;
-    env = { DATABASE_URL: url.toString() };
+    own = await createOwnDatabase('margins_admin');
+    env = { DATABASE_URL: own.url };
     await admin(['db:migrate'], env);
     companyId = (await admin(['company:create', '--name', 'Margins', '--balance', '10'], env))['company_id'] as string;
-    db = new Client({ connectionString: url.toString() });
+    db = new Client({ connectionString: own.url });
     await db.connect();
     await message('2026-11-20T10:00:00Z', '+447400123456', [
       { carrier: 'uk-cheap', cost: '0.0040' },
@@ -67,8 +59,7 @@ describe('margin report: admin report:margins and GET /dashboard/api/operator/ma
   afterAll(async () => {
     await stack?.stop();
     await db?.end();
-    await postgres?.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await postgres?.end();
+    await own?.drop();
   });
 
   it('prints the margin by day, country and carrier as JSON, unknown costs apart, with the total', async () => {

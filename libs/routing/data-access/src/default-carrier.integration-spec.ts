@@ -1,11 +1,9 @@
+import { openOwnDataSource } from '@mp/testing';
 import type { DataSource } from 'typeorm';
 import { CarrierStore } from './carrier-store';
 import { DEFAULT_CARRIER, ensureDefaultCarrier, type SmscEnv } from './default-carrier';
 import { RouteStore } from './route-store';
 import { RoutingReader } from './routing-version';
-import { openRoutingScratchDatabase } from './scratch-database';
-
-const testRun = { server: process.env['MP_TEST_SERVER_URL'], run: process.env['MP_TEST_RUN'] };
 
 const env: SmscEnv = {
   SMSC_HOST: '127.0.0.1',
@@ -18,7 +16,7 @@ const env: SmscEnv = {
 };
 
 describe('the default carrier from SMSC_* (PostgreSQL)', () => {
-  let scratch: Awaited<ReturnType<typeof openRoutingScratchDatabase>>;
+  let scratch: Awaited<ReturnType<typeof openOwnDataSource>>;
   let db: DataSource;
 
   afterEach(() => scratch?.drop());
@@ -26,7 +24,7 @@ describe('the default carrier from SMSC_* (PostgreSQL)', () => {
   const routesOf = async () => (await new RouteStore(db).list()).map((r) => [r.prefix, r.route, r.carrier, r.priority]);
 
   it('creates "default" with every route of every number once, however many dispatchers start at once', async () => {
-    scratch = await openRoutingScratchDatabase('default_once', testRun);
+    scratch = await openOwnDataSource('routing_default_once');
     db = scratch.db;
     const results = await Promise.all([1, 2, 3].map(() => ensureDefaultCarrier(db, env)));
     expect(results.flatMap((r) => r.created)).toEqual([DEFAULT_CARRIER]);
@@ -52,7 +50,7 @@ describe('the default carrier from SMSC_* (PostgreSQL)', () => {
   });
 
   it('gives a route with an SMSC of its own a carrier of that name, with the default SMSC credentials where not given', async () => {
-    scratch = await openRoutingScratchDatabase('default_routes', testRun);
+    scratch = await openOwnDataSource('routing_default_routes');
     db = scratch.db;
     const created = await ensureDefaultCarrier(db, { ...env, SMSC_PREMIUM_HOST: 'premium.example', SMSC_PREMIUM_PORT: 2800, SMSC_TLS: true });
     expect(created).toEqual({ created: ['default', 'premium'] });
@@ -65,7 +63,7 @@ describe('the default carrier from SMSC_* (PostgreSQL)', () => {
   });
 
   it('leaves the carriers alone once any exists: a disabled default stays disabled, an operator-made carrier keeps its place', async () => {
-    scratch = await openRoutingScratchDatabase('default_kept', testRun);
+    scratch = await openOwnDataSource('routing_default_kept');
     db = scratch.db;
     const carriers = new CarrierStore(db);
     await carriers.create({

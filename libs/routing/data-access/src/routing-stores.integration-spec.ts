@@ -1,12 +1,10 @@
+import { openOwnDataSource } from '@mp/testing';
 import type { DataSource } from 'typeorm';
 import type { CarrierSettings } from './carrier-settings';
 import { CarrierStore } from './carrier-store';
 import { RouteStore } from './route-store';
 import { CarrierNotFoundError, RoutingInputError } from './routing-errors';
 import { RoutingReader } from './routing-version';
-import { openRoutingScratchDatabase } from './scratch-database';
-
-const testRun = { server: process.env['MP_TEST_SERVER_URL'], run: process.env['MP_TEST_RUN'] };
 
 const settings = (name: string, change: Partial<CarrierSettings> = {}): CarrierSettings => ({
   name,
@@ -23,14 +21,14 @@ const settings = (name: string, change: Partial<CarrierSettings> = {}): CarrierS
 });
 
 describe('carrier and route stores (PostgreSQL)', () => {
-  let scratch: Awaited<ReturnType<typeof openRoutingScratchDatabase>>;
+  let scratch: Awaited<ReturnType<typeof openOwnDataSource>>;
   let db: DataSource;
   let carriers: CarrierStore;
   let routes: RouteStore;
   let reader: RoutingReader;
 
   beforeAll(async () => {
-    scratch = await openRoutingScratchDatabase('stores', testRun);
+    scratch = await openOwnDataSource('routing_stores');
     db = scratch.db;
     [carriers, routes, reader] = [new CarrierStore(db), new RouteStore(db), new RoutingReader(db)];
   });

@@ -1,5 +1,4 @@
-import { createDataSource, runMigrations } from '@mp/persistence';
-import { Client } from 'pg';
+import { openOwnDataSource } from '@mp/testing';
 import type { DataSource } from 'typeorm';
 import { readMarginReport } from './margin-report';
 import { marginRange, marginReportJson, MarginReportError, type MarginDimension } from './margins';
@@ -15,10 +14,7 @@ interface Part {
  * in a database of its own: its totals are of its own rows only, whatever else runs.
  */
 describe('margin report (PostgreSQL)', () => {
-  const run = process.env['MP_TEST_RUN'];
-  const server = process.env['MP_TEST_SERVER_URL'];
-  const database = `mp_test_${run}_margins`;
-  let admin: Client;
+  let own: Awaited<ReturnType<typeof openOwnDataSource>>;
   let db: DataSource;
   let companyId: string;
 
@@ -53,15 +49,8 @@ describe('margin report (PostgreSQL)', () => {
   });
 
   beforeAll(async () => {
-    if (!run || !server) throw new Error('needs the integration global setup');
-    admin = new Client({ connectionString: server });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
-    const url = new URL(server);
-    url.pathname = `/${database}`;
-    db = createDataSource({ url: url.toString(), applicationName: 'test-margins', poolSize: 2 });
-    await db.initialize();
-    await runMigrations(db);
+    own = await openOwnDataSource('margins', 2);
+    db = own.db;
     companyId = (await db.query(`INSERT INTO companies (name, webhook_secret) VALUES ('Margins', 'whsec_x') RETURNING id`))[0].id;
 
     await message('2025-03-01T08:00:00Z', '+447400123456', [acme(), acme()]);
@@ -84,9 +73,7 @@ describe('margin report (PostgreSQL)', () => {
   });
 
   afterAll(async () => {
-    await db?.destroy();
-    await admin?.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin?.end();
+    await own?.drop();
   });
 
   it('gives each day, country and carrier its parts, net charge, cost and margin, with the total', async () => {
