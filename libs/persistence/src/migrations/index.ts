@@ -24,6 +24,7 @@ import { OptOuts1764800004000 } from './1764800004000-opt-outs';
 import { KeywordReplies1764800005000 } from './1764800005000-keyword-replies';
 import { Carriers1764800006000 } from './1764800006000-carriers';
 import { PartCarriers1764800008000 } from './1764800008000-part-carriers';
+import { CarrierTlsCa1764800009000 } from './1764800009000-carrier-tls-ca';
 /** Every migration, oldest first. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
   AccountsAndMoney1763773200000,
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   KeywordReplies1764800005000,
   Carriers1764800006000,
   PartCarriers1764800008000,
+  CarrierTlsCa1764800009000,
 ];

@@ -1,3 +1,4 @@
+import { checkTlsCa, checkTlsServerName } from './carrier-tls';
 import { RoutingInputError } from './routing-errors';
 
 /** How the dispatcher reaches one carrier's SMSC and how hard it may push it. */
@@ -17,13 +18,17 @@ export interface CarrierSettings {
   /** submit_sm per second per bind; 0: unlimited. */
   maxPerSecond: number;
   tls: boolean;
+  /** PEM of the certificates a TLS bind trusts instead of the dispatcher's default (checkTlsCa); null or absent: the default. */
+  tlsCa?: string | null;
+  /** The name the carrier's certificate must be issued to, when not its host; null or absent: the host. */
+  tlsServerName?: string | null;
 }
 
 /** What carrier:update may change: anything but the name. */
 export type CarrierChanges = Partial<Omit<CarrierSettings, 'name'>>;
 
 /** The defaults of carrier:create for what it is not given. */
-export const CARRIER_DEFAULTS = { systemType: null, binds: 1, window: 50, maxPerSecond: 0, tls: false } as const;
+export const CARRIER_DEFAULTS = { systemType: null, binds: 1, window: 50, maxPerSecond: 0, tls: false, tlsCa: null, tlsServerName: null } as const;
 
 /** Inclusive ranges of the numeric settings, as the table's checks hold them. */
 export const CARRIER_LIMITS = {
@@ -56,12 +61,11 @@ export function checkCarrierName(name: string): string {
 /** Checks every setting of a new carrier; each error names its option. */
 export function checkCarrierSettings(settings: CarrierSettings): CarrierSettings {
   checkCarrierName(settings.name);
-  const { name: _name, ...changes } = settings;
-  checkCarrierChanges(changes);
-  return settings;
+  const { name, ...changes } = settings;
+  return { name, ...checkCarrierChanges(changes) } as CarrierSettings;
 }
 
-/** Checks the settings an update gives (those absent are left as they are). */
+/** Checks the settings an update gives (those absent are left as they are); answers them with the CA normalised. */
 export function checkCarrierChanges(changes: CarrierChanges): CarrierChanges {
   if (changes.host !== undefined && !HOST.test(changes.host)) throw new RoutingInputError(`--host must be a host name or IP address (got "${changes.host}")`);
   for (const field of Object.keys(CARRIER_LIMITS) as (keyof typeof CARRIER_LIMITS)[]) {
@@ -74,7 +78,8 @@ export function checkCarrierChanges(changes: CarrierChanges): CarrierChanges {
   if (changes.systemId !== undefined) checkText('systemId', changes.systemId, 1);
   if (changes.password !== undefined) checkText('password', changes.password, 0);
   if (changes.systemType !== undefined && changes.systemType !== null) checkText('systemType', changes.systemType, 0);
-  return changes;
+  if (typeof changes.tlsServerName === 'string') checkTlsServerName(changes.tlsServerName);
+  return typeof changes.tlsCa === 'string' ? { ...changes, tlsCa: checkTlsCa(changes.tlsCa) } : changes;
 }
 
 /** SMPP's credentials: printable, up to 64 characters (the spec's own limits are the SMSC's to enforce). */

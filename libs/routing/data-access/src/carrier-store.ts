@@ -14,13 +14,16 @@ export interface CarrierView {
   window: number;
   maxPerSecond: number;
   tls: boolean;
+  /** PEM of the certificates its TLS binds trust (public, so shown); null: the dispatcher's default. */
+  tlsCa: string | null;
+  tlsServerName: string | null;
   enabled: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
 
 /** The columns of CarrierView; the password is never selected for a view. */
-export const CARRIER_VIEW_COLUMNS = `c.id, c.name, c.host, c.port, c.system_id, c.system_type, c.binds, c."window", c.max_per_second, c.tls, c.enabled, c.created_at, c.updated_at`;
+export const CARRIER_VIEW_COLUMNS = `c.id, c.name, c.host, c.port, c.system_id, c.system_type, c.binds, c."window", c.max_per_second, c.tls, c.tls_ca, c.tls_server_name, c.enabled, c.created_at, c.updated_at`;
 
 export interface CarrierRow {
   id: number;
@@ -33,6 +36,8 @@ export interface CarrierRow {
   window: number;
   max_per_second: number;
   tls: boolean;
+  tls_ca: string | null;
+  tls_server_name: string | null;
   enabled: boolean;
   created_at: Date;
   updated_at: Date;
@@ -50,6 +55,8 @@ export function carrierView(row: CarrierRow): CarrierView {
     window: row.window,
     maxPerSecond: row.max_per_second,
     tls: row.tls,
+    tlsCa: row.tls_ca,
+    tlsServerName: row.tls_server_name,
     enabled: row.enabled,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -66,6 +73,8 @@ const COLUMN_OF: Record<keyof CarrierChanges, string> = {
   window: '"window"',
   maxPerSecond: 'max_per_second',
   tls: 'tls',
+  tlsCa: 'tls_ca',
+  tlsServerName: 'tls_server_name',
 };
 
 const UNIQUE_VIOLATION = '23505';
@@ -81,9 +90,9 @@ export class CarrierStore {
     const s = checkCarrierSettings(settings);
     try {
       const rows: CarrierRow[] = await this.db.query(
-        `INSERT INTO carriers AS c (name, host, port, system_id, password, system_type, binds, "window", max_per_second, tls)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${CARRIER_VIEW_COLUMNS}`,
-        [s.name, s.host, s.port, s.systemId, s.password, s.systemType, s.binds, s.window, s.maxPerSecond, s.tls],
+        `INSERT INTO carriers AS c (name, host, port, system_id, password, system_type, binds, "window", max_per_second, tls, tls_ca, tls_server_name)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING ${CARRIER_VIEW_COLUMNS}`,
+        [s.name, s.host, s.port, s.systemId, s.password, s.systemType, s.binds, s.window, s.maxPerSecond, s.tls, s.tlsCa ?? null, s.tlsServerName ?? null],
       );
       return carrierView(rows[0]);
     } catch (error) {

@@ -1,6 +1,8 @@
 import { openOwnDataSource } from '@mp/testing';
 import type { DataSource } from 'typeorm';
+import { generate } from 'selfsigned';
 import type { CarrierSettings } from './carrier-settings';
+import { checkTlsCa } from './carrier-tls';
 import { CarrierStore } from './carrier-store';
 import { RouteStore } from './route-store';
 import { CarrierNotFoundError, RoutingInputError } from './routing-errors';
@@ -47,6 +49,8 @@ describe('carrier and route stores (PostgreSQL)', () => {
       window: 50,
       maxPerSecond: 40,
       tls: true,
+      tlsCa: null,
+      tlsServerName: null,
       enabled: true,
       createdAt: expect.any(Date),
       updatedAt: expect.any(Date),
@@ -68,6 +72,19 @@ describe('carrier and route stores (PostgreSQL)', () => {
     await expect(carriers.update('nobody', { port: 1 })).rejects.toThrow(CarrierNotFoundError);
     await expect(carriers.update('Partial', {})).rejects.toThrow(/nothing to change/);
     await expect(carriers.update('Partial', { binds: 33 })).rejects.toThrow(/--binds/);
+  });
+
+  it("keeps a carrier's TLS CA (normalised) and server name, hands them to the dispatchers, and clears them with null", async () => {
+    const { cert } = await generate([{ name: 'commonName', value: 'acme-private-ca' }], { keyType: 'ec', algorithm: 'sha256' });
+    const created = await carriers.create(settings('Private-CA', { tls: true, tlsCa: `# Acme's CA\n${cert}`, tlsServerName: 'smsc.acme.example' }));
+    expect(created).toMatchObject({ tls: true, tlsCa: checkTlsCa(cert), tlsServerName: 'smsc.acme.example' });
+    expect(created.tlsCa).not.toContain('Acme');
+    const bound = (await reader.snapshot()).carriers.find((c) => c.name === 'Private-CA');
+    expect(bound).toMatchObject({ tlsCa: checkTlsCa(cert), tlsServerName: 'smsc.acme.example' });
+    expect(await carriers.update('private-ca', { port: 2800 })).toMatchObject({ port: 2800, tlsCa: checkTlsCa(cert), tlsServerName: 'smsc.acme.example' });
+    expect(await carriers.update('private-ca', { tlsCa: null, tlsServerName: null })).toMatchObject({ tlsCa: null, tlsServerName: null });
+    await expect(carriers.update('private-ca', { tlsCa: 'no certificate' })).rejects.toThrow(/--tls-ca-file holds no PEM certificate/);
+    await expect(carriers.create(settings('Bad-CA', { tlsServerName: '10.0.0.1/8' }))).rejects.toThrow(RoutingInputError);
   });
 
   it('disables and enables a carrier, keeping its routes', async () => {
