@@ -102,6 +102,35 @@ describe('carrierTable from the routing tables', () => {
     expect(table.enabled.get('b')).toBe(false);
   });
 
+  it("reaches a TLS carrier with its own CA and server name where it has them, SMSC_TLS_*'s otherwise", () => {
+    const shared = { tls: true as const, rejectUnauthorized: false, ca: 'ENV CA', servername: 'smpp.example' };
+    const table = carrierTable(
+      [
+        carrier('own', { tls: true, tlsCa: 'OWN CA', tlsServerName: 'smsc.own.example' }),
+        carrier('ca-only', { tls: true, tlsCa: 'OWN CA', tlsServerName: null }),
+        carrier('name-only', { tls: true, tlsServerName: 'smsc.named.example' }),
+        carrier('default', { tls: true, tlsCa: null, tlsServerName: null }),
+        carrier('plain', { tlsCa: 'OWN CA' }),
+      ],
+      [],
+      shared,
+    );
+    const transports = Object.fromEntries(table.binds.map((spec) => [spec.name, spec.target.transport]));
+    // A carrier's own CA is verified even where SMSC_TLS_REJECT_UNAUTHORIZED=false.
+    expect(transports['own']).toEqual({ tls: true, rejectUnauthorized: true, ca: 'OWN CA', servername: 'smsc.own.example' });
+    expect(transports['ca-only']).toEqual({ tls: true, rejectUnauthorized: true, ca: 'OWN CA', servername: 'smpp.example' });
+    expect(transports['name-only']).toEqual({ tls: true, rejectUnauthorized: false, ca: 'ENV CA', servername: 'smsc.named.example' });
+    expect(transports['default']).toBe(shared);
+    expect(transports['plain']).toBeUndefined();
+  });
+
+  it("changes a carrier's bind target when its CA changes, which is what makes CarrierBindSet reopen its binds", () => {
+    const target = (tlsCa: string | null) => carrierTable([carrier('a', { tls: true, tlsCa })], [], tls).binds[0].target;
+    expect(JSON.stringify(target('CA 1'))).not.toEqual(JSON.stringify(target('CA 2')));
+    expect(JSON.stringify(target(null))).not.toEqual(JSON.stringify(target('CA 1')));
+    expect(JSON.stringify(target('CA 1'))).toEqual(JSON.stringify(target('CA 1')));
+  });
+
   it('gives the longest prefix’s carriers with their exact cost', () => {
     const table = carrierTable([carrier('a'), carrier('b')], [route('+', 'a', '0.0100'), route('+44', 'b', '0.0040'), route('+44', 'a', '0.0050')], tls);
     expect(table.candidates('+447700900123', 'auto').map((e) => [e.carrierId, e.cost])).toEqual([

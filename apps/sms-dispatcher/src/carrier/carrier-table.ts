@@ -14,6 +14,9 @@ export interface CarrierRecord {
   window: number;
   maxPerSecond: number;
   tls: boolean;
+  /** The carrier's own CA (PEM) and certificate name; null or absent: SMSC_TLS_CA's and SMSC_TLS_SERVERNAME's. */
+  tlsCa?: string | null;
+  tlsServerName?: string | null;
   enabled: boolean;
 }
 
@@ -37,20 +40,41 @@ export interface CarrierTable {
 }
 
 /**
+ * How a TLS carrier's binds connect: `shared` (from SMSC_TLS_*), with the carrier's own CA and
+ * server name in place of its CA and server name where the carrier has them. A carrier's own CA is
+ * always verified, whatever SMSC_TLS_REJECT_UNAUTHORIZED says: it was given to be trusted. The
+ * CA is part of the bind's target, so a changed one reopens the carrier's binds (CarrierBindSet).
+ */
+export function carrierTransport(carrier: CarrierRecord, shared: SmppTransport): SmppTransport | undefined {
+  if (!carrier.tls) return undefined;
+  if (!carrier.tlsCa && !carrier.tlsServerName) return shared;
+  const ca = carrier.tlsCa ?? shared.ca;
+  const servername = carrier.tlsServerName ?? shared.servername;
+  return {
+    tls: true,
+    rejectUnauthorized: carrier.tlsCa ? true : shared.rejectUnauthorized,
+    ...(ca === undefined ? {} : { ca }),
+    ...(servername === undefined ? {} : { servername }),
+  };
+}
+
+/**
  * Builds the table: route entries name their carrier by name (the id planRoute sees, and the
- * `smsc` label of metrics). A TLS carrier is reached with `tls` (SMSC_TLS_CA and
- * SMSC_TLS_SERVERNAME apply to every TLS carrier).
+ * `smsc` label of metrics). A TLS carrier is reached with carrierTransport.
  */
 export function carrierTable(carriers: readonly CarrierRecord[], routes: readonly RouteRecord[], tls: SmppTransport): CarrierTable {
   const binds = carriers
     .filter((carrier) => carrier.enabled)
-    .map((carrier) => ({
-      name: carrier.name,
-      target: { host: carrier.host, port: carrier.port, systemId: carrier.systemId, password: carrier.password, ...(carrier.tls ? { transport: tls } : {}) },
-      binds: carrier.binds,
-      windowSize: carrier.window,
-      maxPerSecond: carrier.maxPerSecond,
-    }));
+    .map((carrier) => {
+      const transport = carrierTransport(carrier, tls);
+      return {
+        name: carrier.name,
+        target: { host: carrier.host, port: carrier.port, systemId: carrier.systemId, password: carrier.password, ...(transport ? { transport } : {}) },
+        binds: carrier.binds,
+        windowSize: carrier.window,
+        maxPerSecond: carrier.maxPerSecond,
+      };
+    });
   const entries: RouteEntry[] = [];
   for (const route of routes) {
     if (!isRouteClass(route.route)) continue;
