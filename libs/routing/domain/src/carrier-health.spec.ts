@@ -14,8 +14,16 @@ const withShare = (delivered: number, undelivered: number): CarrierHealth => car
 
 describe('carrier health', () => {
   it('adds counters field by field', () => {
-    const a = counters({ submits: 3, throttled: 1, errors: 1, delivered: 2, undelivered: 1, receiptLatencyMsTotal: 900 });
-    expect(addCounters(a, a)).toEqual({ submits: 6, throttled: 2, errors: 2, delivered: 4, undelivered: 2, receiptLatencyMsTotal: 1800 });
+    const a = counters({ submits: 3, throttled: 1, errors: 1, delivered: 2, undelivered: 1, timedReceipts: 2, receiptLatencyMsTotal: 900 });
+    expect(addCounters(a, a)).toEqual({
+      submits: 6,
+      throttled: 2,
+      errors: 2,
+      delivered: 4,
+      undelivered: 2,
+      timedReceipts: 4,
+      receiptLatencyMsTotal: 1800,
+    });
   });
 
   it('sums the buckets that started within the window', () => {
@@ -29,10 +37,17 @@ describe('carrier health', () => {
 
   it('computes rates, the delivered share and the mean receipt latency', () => {
     const health = carrierHealth(
-      counters({ submits: 600, throttled: 60, errors: 6, delivered: 450, undelivered: 50, receiptLatencyMsTotal: 1_000_000 }),
+      counters({ submits: 600, throttled: 60, errors: 6, delivered: 450, undelivered: 50, timedReceipts: 500, receiptLatencyMsTotal: 1_000_000 }),
       60_000,
     );
     expect(health).toEqual({ submitsPerSecond: 10, throttledRate: 0.1, errorRate: 0.01, receipts: 500, deliveredShare: 0.9, meanReceiptLatencyMs: 2000 });
+  });
+
+  it('divides the latency by the receipts that were timed, not by every receipt', () => {
+    // 500 receipts, 100 of them timed (the others' submits were made by another dispatcher or too long ago).
+    const health = carrierHealth(counters({ delivered: 500, timedReceipts: 100, receiptLatencyMsTotal: 300_000 }), 60_000);
+    expect(health.meanReceiptLatencyMs).toBe(3000);
+    expect(carrierHealth(counters({ delivered: 5 }), 60_000).meanReceiptLatencyMs).toBeNull();
   });
 
   it('answers null where nothing was counted', () => {

@@ -8,7 +8,9 @@ export interface CarrierCounters {
   errors: number;
   delivered: number;
   undelivered: number;
-  /** Sum over the receipts counted of the time from submit_sm_resp to the receipt. */
+  /** Final receipts whose submit_sm_resp this dispatcher saw recently enough to time them. */
+  timedReceipts: number;
+  /** Sum over the timed receipts of the time from submit_sm_resp to the receipt. */
   receiptLatencyMsTotal: number;
 }
 
@@ -19,7 +21,7 @@ export interface CounterBucket {
 }
 
 export function emptyCounters(): CarrierCounters {
-  return { submits: 0, throttled: 0, errors: 0, delivered: 0, undelivered: 0, receiptLatencyMsTotal: 0 };
+  return { submits: 0, throttled: 0, errors: 0, delivered: 0, undelivered: 0, timedReceipts: 0, receiptLatencyMsTotal: 0 };
 }
 
 export function addCounters(a: CarrierCounters, b: CarrierCounters): CarrierCounters {
@@ -29,6 +31,7 @@ export function addCounters(a: CarrierCounters, b: CarrierCounters): CarrierCoun
     errors: a.errors + b.errors,
     delivered: a.delivered + b.delivered,
     undelivered: a.undelivered + b.undelivered,
+    timedReceipts: a.timedReceipts + b.timedReceipts,
     receiptLatencyMsTotal: a.receiptLatencyMsTotal + b.receiptLatencyMsTotal,
   };
 }
@@ -51,6 +54,7 @@ export interface CarrierHealth {
   receipts: number;
   /** delivered / (delivered + undelivered). */
   deliveredShare: number | null;
+  /** Over the timed receipts only. */
   meanReceiptLatencyMs: number | null;
 }
 
@@ -63,7 +67,7 @@ export function carrierHealth(counters: CarrierCounters, windowMs: number): Carr
     errorRate: ratio(counters.errors, counters.submits),
     receipts,
     deliveredShare: ratio(counters.delivered, receipts),
-    meanReceiptLatencyMs: ratio(counters.receiptLatencyMsTotal, receipts),
+    meanReceiptLatencyMs: ratio(counters.receiptLatencyMsTotal, counters.timedReceipts),
   };
 }
 
