@@ -57,7 +57,8 @@ describe("a carrier's TLS CA and server name", () => {
   it('takes a DNS name as the server name, not an IP address or junk', () => {
     expect(checkTlsServerName('smsc.acme.example')).toBe('smsc.acme.example');
     expect(checkTlsServerName('localhost')).toBe('localhost');
-    for (const bad of ['', 'smsc acme', 'smsc.acme.example/x', 'a'.repeat(254)]) expect(() => checkTlsServerName(bad)).toThrow(/--tls-server-name must be a DNS name/);
+    for (const bad of ['', 'smsc acme', 'smsc.acme.example/x', 'a'.repeat(254)])
+      expect(() => checkTlsServerName(bad)).toThrow(/--tls-server-name must be a DNS name/);
   });
 
   it('checks and normalises them with the other settings; null clears, absent keeps', () => {

@@ -21,7 +21,8 @@ export interface TlsCaSummary {
  * and would be stored in the clear.
  */
 export function checkTlsCa(pem: string): string {
-  if (/PRIVATE KEY-----/.test(pem)) throw new RoutingInputError('--tls-ca-file holds a private key: give the CA certificate (or the SMSC\'s own certificate) only');
+  if (/PRIVATE KEY-----/.test(pem))
+    throw new RoutingInputError("--tls-ca-file holds a private key: give the CA certificate (or the SMSC's own certificate) only");
   const blocks = pem.match(CERTIFICATE_BLOCK) ?? [];
   if (blocks.length === 0) throw new RoutingInputError('--tls-ca-file holds no PEM certificate ("-----BEGIN CERTIFICATE-----")');
   const normal = blocks
@@ -29,11 +30,14 @@ export function checkTlsCa(pem: string): string {
       try {
         return new X509Certificate(block).toString();
       } catch (error) {
-        throw new RoutingInputError(`--tls-ca-file: certificate ${index + 1} of ${blocks.length} is not a valid X.509 certificate (${(error as Error).message})`);
+        throw new RoutingInputError(
+          `--tls-ca-file: certificate ${index + 1} of ${blocks.length} is not a valid X.509 certificate (${(error as Error).message})`,
+        );
       }
     })
     .join('');
-  if (normal.length > TLS_CA_MAX_LENGTH) throw new RoutingInputError(`--tls-ca-file must hold at most ${TLS_CA_MAX_LENGTH} characters of certificates (got ${normal.length})`);
+  if (normal.length > TLS_CA_MAX_LENGTH)
+    throw new RoutingInputError(`--tls-ca-file must hold at most ${TLS_CA_MAX_LENGTH} characters of certificates (got ${normal.length})`);
   return normal;
 }
 
