@@ -60,6 +60,8 @@ describe('carrier and route admin commands', () => {
       window: 50,
       max_per_second: 0,
       tls: true,
+      tls_ca: null,
+      tls_server_name: null,
       enabled: true,
       created_at: expect.any(String),
       updated_at: expect.any(String),

@@ -16,6 +16,7 @@ import {
 import { parseOptions } from './arguments';
 import type { AdminContext, Command } from './commands';
 import { readCarrierBinds, type CarrierBinds } from './carrier-binds';
+import { shownTls, TLS_CLEAR_FLAGS, TLS_OPTIONS, tlsChangesFrom } from './carrier-tls-options';
 import { UsageError } from './usage-error';
 
 const carriers = async (context: AdminContext) => new CarrierStore(await context.database());
@@ -32,6 +33,7 @@ const shownCarrier = (c: CarrierView) => ({
   window: c.window,
   max_per_second: c.maxPerSecond,
   tls: c.tls,
+  ...shownTls(c),
   enabled: c.enabled,
   created_at: c.createdAt,
   updated_at: c.updatedAt,
@@ -78,14 +80,17 @@ export const CARRIER_COMMANDS: Record<string, Command> = {
   'carrier:create': {
     summary: 'add a carrier (an SMPP account) the dispatchers bind to within seconds; its password is never shown again',
     usage:
-      'carrier:create --name N --host H --port P --system-id S --password W [--system-type T] [--binds 1] [--window 50] [--max-per-second 0 (unlimited)] [--tls]',
+      'carrier:create --name N --host H --port P --system-id S --password W [--system-type T] [--binds 1] [--window 50] [--max-per-second 0 (unlimited)] [--tls [--tls-ca-file ca.pem] [--tls-server-name smsc.example]]',
     run: async (args, context) => {
       const { values, flags } = parseOptions(args, {
         required: ['name', 'host', 'port', 'system-id', 'password'],
-        optional: ['system-type', 'binds', 'window', 'max-per-second'],
+        optional: ['system-type', 'binds', 'window', 'max-per-second', ...TLS_OPTIONS],
         flags: ['tls'],
       });
       const given = changesFrom(values);
+      const tls = tlsChangesFrom(values, flags);
+      if (!flags.tls && (tls.tlsCa !== undefined || tls.tlsServerName !== undefined))
+        throw new UsageError('--tls-ca-file and --tls-server-name are for a TLS carrier: add --tls');
       const created = await (
         await carriers(context)
       ).create({
@@ -99,17 +104,24 @@ export const CARRIER_COMMANDS: Record<string, Command> = {
         window: given.window ?? CARRIER_DEFAULTS.window,
         maxPerSecond: given.maxPerSecond ?? CARRIER_DEFAULTS.maxPerSecond,
         tls: flags.tls,
+        ...tls,
       });
       return shownCarrier(created);
     },
   },
   'carrier:update': {
-    summary: 'change the settings given of a carrier, the others kept ("--system-type none" clears it); the dispatchers rebind within seconds',
+    summary:
+      'change the settings given of a carrier, the others kept ("--system-type none" clears it, --no-tls-ca and --no-tls-server-name go back to SMSC_TLS_*); the dispatchers rebind within seconds',
     usage:
-      'carrier:update --name N [--host H] [--port P] [--system-id S] [--password W] [--system-type T|none] [--binds B] [--window W] [--max-per-second R] [--tls|--no-tls]',
+      'carrier:update --name N [--host H] [--port P] [--system-id S] [--password W] [--system-type T|none] [--binds B] [--window W] [--max-per-second R] [--tls|--no-tls] [--tls-ca-file ca.pem|--no-tls-ca] [--tls-server-name N|--no-tls-server-name]',
     run: async (args, context) => {
-      const { values, flags } = parseOptions(args, { required: ['name'], optional: SETTING_OPTIONS, flags: ['tls', 'no-tls'] });
-      return shownCarrier(await (await carriers(context)).update(values.name, { ...changesFrom(values), tls: tlsFrom(flags) }));
+      const { values, flags } = parseOptions(args, {
+        required: ['name'],
+        optional: [...SETTING_OPTIONS, ...TLS_OPTIONS],
+        flags: ['tls', 'no-tls', ...TLS_CLEAR_FLAGS],
+      });
+      const changes = { ...changesFrom(values), tls: tlsFrom(flags), ...tlsChangesFrom(values, flags) };
+      return shownCarrier(await (await carriers(context)).update(values.name, changes));
     },
   },
   'carrier:disable': {
