@@ -11,3 +11,4 @@ export * from './probe-queues';
 export * from './outbox-relay';
 export * from './outbox.repository';
 export * from './platform-status';
+export * from './carrier-health-status';

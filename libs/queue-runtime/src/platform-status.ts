@@ -60,14 +60,19 @@ export async function withdrawBindStates(redis: RedisConnection, prefix: string,
 
 /** Every live dispatcher's binds, by route, dispatcher and bind number. A report that is not JSON of the right shape is skipped. */
 export async function readBindStates(redis: RedisConnection, prefix: string): Promise<SmscBindReport[]> {
-  // A cluster's SCAN sees one node's keys: scan each master (the prefix's hash tag puts them all on one).
-  const servers = redis instanceof Cluster ? redis.nodes('master') : [redis];
-  const keys = (await Promise.all(servers.map((server) => scanKeys(server, bindReportKey(prefix, '*'))))).flat();
+  const keys = await keysMatching(redis, bindReportKey(prefix, '*'));
   if (keys.length === 0) return [];
   const reports = await redis.mget(...keys);
   return reports
     .flatMap((text) => parseReport(text))
     .sort((a, b) => a.route.localeCompare(b.route) || a.dispatcher.localeCompare(b.dispatcher) || a.bind - b.bind);
+}
+
+/** The keys matching a SCAN pattern, on a single Redis or every master of a cluster. */
+export async function keysMatching(redis: RedisConnection, pattern: string): Promise<string[]> {
+  // A cluster's SCAN sees one node's keys: scan each master (the prefix's hash tag puts them all on one).
+  const servers = redis instanceof Cluster ? redis.nodes('master') : [redis];
+  return (await Promise.all(servers.map((server) => scanKeys(server, pattern)))).flat();
 }
 
 async function scanKeys(redis: Redis, pattern: string): Promise<string[]> {
