@@ -35,6 +35,8 @@ export const METRIC_DEFINITIONS = {
   mp_smsc_window_size: { type: 'gauge', labels: ['smsc', 'bind'], help: 'The window of outstanding submit_sm of a bind' },
   mp_receipts_total: { type: 'counter', labels: ['smsc', 'stat'], help: 'Delivery receipts (deliver_sm) by stat' },
   mp_receipt_latency_seconds: { type: 'histogram', labels: ['smsc'], help: 'From submit_sm_resp to the delivery receipt', buckets: RECEIPT_BUCKETS },
+  mp_carrier_degraded: { type: 'gauge', labels: ['smsc'], help: 'This dispatcher judges the carrier degraded (1): it gets probe traffic only' },
+  mp_carrier_delivered_share: { type: 'gauge', labels: ['smsc'], help: 'Delivered share of the final receipts of the last five minutes' },
   mp_webhook_attempts_total: {
     type: 'counter',
     labels: ['outcome'],

@@ -9,7 +9,9 @@ import {
   type CarrierHealth,
   type CounterBucket,
   type DegradationThresholds,
+  type DegradationVerdict,
 } from '@mp/routing-domain';
+import { RECENT_SUBMITS, RecentSubmits } from './recent-submits';
 import { submitOutcomeLabel } from './submit-outcome-label';
 
 /** Slices of this length are counted; a window is made of the last few. */
@@ -19,14 +21,28 @@ export const HEALTH_WINDOW_MS = 5 * 60_000;
 
 const UNDELIVERED = new Set(['UNDELIV', 'EXPIRED', 'REJECTD', 'DELETED', 'UNKNOWN']);
 
+/** What this dispatcher counted of one carrier over the window, and its verdict: what it publishes. */
+export interface CarrierHealthSnapshot {
+  carrier: string;
+  windowMs: number;
+  counters: CarrierCounters;
+  degraded: boolean;
+  /** The reason of the last judgement (`too_few_receipts` before the first). */
+  reason: DegradationVerdict['reason'];
+}
+
 /**
  * This dispatcher's view of each carrier's health: submit outcomes and final receipts counted in
  * 10 s slices, judged over five minutes (nextDegraded, with its hysteresis) at each evaluate().
- * In memory, per process: each dispatcher judges from the traffic it sees.
+ * A final receipt of a submit accepted recently (RecentSubmits) is timed from its submit_sm_resp.
+ * In memory, per process: each dispatcher judges from the traffic it sees, and publishes what it
+ * counted (snapshot) for the operators (docs/decisions/0060-carrier-health-in-redis.md).
  */
 export class CarrierHealthTracker {
   private readonly buckets = new Map<string, CounterBucket[]>();
   private readonly degraded = new Set<string>();
+  private readonly reasons = new Map<string, DegradationVerdict['reason']>();
+  private readonly recent = new RecentSubmits(RECENT_SUBMITS);
 
   constructor(
     private readonly now: () => number = Date.now,
@@ -39,11 +55,19 @@ export class CarrierHealthTracker {
     const label = submitOutcomeLabel(outcome);
     if (label === 'throttled') counters.throttled += 1;
     else if (label !== 'accepted') counters.errors += 1;
+    if (outcome.ok) this.recent.answered(submitKey(carrier, outcome.carrierMessageId), this.now());
   }
 
-  receiptArrived(carrier: string, receipt: Pick<DeliveryReceipt, 'stat'>): void {
-    if (receipt.stat === 'DELIVRD') this.current(carrier).delivered += 1;
-    else if (UNDELIVERED.has(receipt.stat)) this.current(carrier).undelivered += 1;
+  receiptArrived(carrier: string, receipt: Pick<DeliveryReceipt, 'stat' | 'carrierMessageId'>): void {
+    const delivered = receipt.stat === 'DELIVRD';
+    if (!delivered && !UNDELIVERED.has(receipt.stat)) return;
+    const counters = this.current(carrier);
+    if (delivered) counters.delivered += 1;
+    else counters.undelivered += 1;
+    const answeredAt = this.recent.take(submitKey(carrier, receipt.carrierMessageId));
+    if (answeredAt === undefined) return;
+    counters.timedReceipts += 1;
+    counters.receiptLatencyMsTotal += Math.max(0, this.now() - answeredAt);
   }
 
   isDegraded(carrier: string): boolean {
@@ -59,12 +83,25 @@ export class CarrierHealthTracker {
       this.buckets.set(carrier, kept);
       const health = carrierHealth(countersInWindow(kept, now, HEALTH_WINDOW_MS), HEALTH_WINDOW_MS);
       const verdict = nextDegraded(this.degraded.has(carrier), health, this.thresholds);
+      this.reasons.set(carrier, verdict.reason);
       if (!verdict.changed) continue;
       if (verdict.degraded) this.degraded.add(carrier);
       else this.degraded.delete(carrier);
       changed.push({ carrier, degraded: verdict.degraded, reason: verdict.reason, health });
     }
     return changed;
+  }
+
+  /** Each carrier counted within the window: its counters, flag and the reason of its last judgement. */
+  snapshot(): CarrierHealthSnapshot[] {
+    const now = this.now();
+    return [...this.buckets].map(([carrier, buckets]) => ({
+      carrier,
+      windowMs: HEALTH_WINDOW_MS,
+      counters: countersInWindow(buckets, now, HEALTH_WINDOW_MS),
+      degraded: this.degraded.has(carrier),
+      reason: this.reasons.get(carrier) ?? 'too_few_receipts',
+    }));
   }
 
   private current(carrier: string): CarrierCounters {
@@ -76,3 +113,6 @@ export class CarrierHealthTracker {
     return last.counters;
   }
 }
+
+/** Carrier message ids are the carrier's own: two carriers may give the same one. */
+const submitKey = (carrier: string, carrierMessageId: string) => `${carrier}\n${carrierMessageId}`;

@@ -1,17 +1,11 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { DeliveryReceipt, SubmitOutcome } from '@mp/carrier';
 import { PlatformMetrics } from '@mp/metrics';
+import { carrierHealth } from '@mp/routing-domain';
 import type { Counter, Gauge, Histogram } from 'prom-client';
 import { CarrierPool } from './carrier-pool.service';
+import { RECENT_SUBMITS, RecentSubmits } from './recent-submits';
 import { submitOutcomeLabel, type SubmitOutcomeLabel } from './submit-outcome-label';
-
-/**
- * The carrier ids of the last this many accepted submits, with when their response came: a
- * receipt found here gives mp_receipt_latency_seconds. Bounded, so that a flood or lost
- * receipts cannot grow it (a few seconds of submits at full speed; most receipts come sooner).
- * A receipt of a submit this process did not make, or made longer ago, is counted but not timed.
- */
-const RECENT_SUBMITS = 20_000;
 
 export { submitOutcomeLabel, type SubmitOutcomeLabel } from './submit-outcome-label';
 
@@ -29,7 +23,10 @@ export class CarrierMetrics implements OnModuleInit {
   private readonly configured: Gauge<'smsc'>;
   private readonly windowInUse: Gauge<'smsc' | 'bind'>;
   private readonly windowSize: Gauge<'smsc' | 'bind'>;
-  private readonly answeredAt = new Map<string, number>();
+  private readonly degraded: Gauge<'smsc'>;
+  private readonly deliveredShare: Gauge<'smsc'>;
+  /** A receipt of a recent submit gives mp_receipt_latency_seconds; others are counted, not timed. */
+  private readonly recent = new RecentSubmits(RECENT_SUBMITS);
 
   constructor(
     private readonly carrier: CarrierPool,
@@ -42,27 +39,28 @@ export class CarrierMetrics implements OnModuleInit {
     this.configured = metrics.gauge('mp_smsc_binds_configured');
     this.windowInUse = metrics.gauge('mp_smsc_window_in_use');
     this.windowSize = metrics.gauge('mp_smsc_window_size');
+    this.degraded = metrics.gauge('mp_carrier_degraded');
+    this.deliveredShare = metrics.gauge('mp_carrier_delivered_share');
   }
 
   onModuleInit(): void {
     this.carrier.onSubmitAnswered((smsc, bind, outcome) => this.submitAnswered(smsc, bind, outcome));
     this.carrier.onReceiptFrom((receipt, smsc) => this.receiptArrived(receipt, smsc));
     this.metrics.refreshOnScrape('smsc binds', () => this.readBinds());
+    this.metrics.refreshOnScrape('carrier health', () => this.readHealth());
   }
 
   submitAnswered(smsc: string, bind: number, outcome: SubmitOutcome): void {
     const label = submitOutcomeLabel(outcome);
     this.submitCounter(smsc, bind, label).inc();
     if (!outcome.ok) return;
-    if (this.answeredAt.size >= RECENT_SUBMITS) this.answeredAt.delete(this.answeredAt.keys().next().value as string);
-    this.answeredAt.set(outcome.carrierMessageId, performance.now());
+    this.recent.answered(outcome.carrierMessageId, performance.now());
   }
 
   receiptArrived(receipt: DeliveryReceipt, smsc: string): void {
     this.receipts.inc({ smsc, stat: receipt.stat });
-    const answeredAt = this.answeredAt.get(receipt.carrierMessageId);
+    const answeredAt = this.recent.take(receipt.carrierMessageId);
     if (answeredAt === undefined) return;
-    this.answeredAt.delete(receipt.carrierMessageId);
     this.receiptLatency.observe({ smsc }, (performance.now() - answeredAt) / 1000);
   }
 
@@ -82,6 +80,16 @@ export class CarrierMetrics implements OnModuleInit {
     for (const { smsc, bind, inUse, size } of this.carrier.windows()) {
       this.windowInUse.set({ smsc, bind: String(bind) }, inUse);
       this.windowSize.set({ smsc, bind: String(bind) }, size);
+    }
+  }
+
+  /** Sets the health gauges from this process's view of each carrier; a share with no receipt in the window is no sample. */
+  readHealth(): void {
+    for (const { carrier: smsc, windowMs, counters, degraded } of this.carrier.healthSnapshot()) {
+      this.degraded.set({ smsc }, degraded ? 1 : 0);
+      const share = carrierHealth(counters, windowMs).deliveredShare;
+      if (share === null) this.deliveredShare.remove({ smsc });
+      else this.deliveredShare.set({ smsc }, share);
     }
   }
 

@@ -49,4 +49,33 @@ describe('CarrierMetrics', () => {
     expect(sampleSum(scrape, 'mp_smsc_window_in_use', { smsc: 'default', bind: '1' })).toBe(3);
     expect(sampleSum(scrape, 'mp_smsc_window_size', { smsc: 'default', bind: '1' })).toBe(50);
   });
+
+  it("sets each carrier's degraded flag and delivered share over the health window from the pool's view, dropping a share with no receipt", async () => {
+    const counters = { submits: 0, throttled: 0, errors: 0, delivered: 0, undelivered: 0, timedReceipts: 0, receiptLatencyMsTotal: 0 };
+    let snapshot = [
+      { carrier: 'uk', windowMs: 300_000, counters: { ...counters, delivered: 3, undelivered: 1 }, degraded: false, reason: 'too_few_receipts' },
+      { carrier: 'de', windowMs: 300_000, counters: { ...counters, undelivered: 60 }, degraded: true, reason: 'delivered_share_collapsed' },
+    ];
+    const metrics = new PlatformMetrics('sms-dispatcher', { defaultMetrics: false });
+    const carrier = new CarrierMetrics({ ...pool, healthSnapshot: () => snapshot } as unknown as CarrierPool, metrics);
+    metrics.refreshOnScrape('health', () => carrier.readHealth());
+    let scrape = parsePrometheusText((await metrics.scrape()).text);
+    const samples = (name: string) => scrape.samples.filter((s) => s.name === name).map((s) => [s.labels['smsc'], s.value]);
+    expect(samples('mp_carrier_degraded')).toEqual(
+      expect.arrayContaining([
+        ['uk', 0],
+        ['de', 1],
+      ]),
+    );
+    expect(samples('mp_carrier_delivered_share')).toEqual(
+      expect.arrayContaining([
+        ['uk', 0.75],
+        ['de', 0],
+      ]),
+    );
+    // uk's receipts left the window.
+    snapshot = [{ ...snapshot[0], counters }];
+    scrape = parsePrometheusText((await metrics.scrape()).text);
+    expect(samples('mp_carrier_delivered_share')).toEqual([['de', 0]]);
+  });
 });

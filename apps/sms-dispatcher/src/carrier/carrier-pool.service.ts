@@ -15,7 +15,7 @@ import { ensureDefaultCarrier, RoutingReader } from '@mp/routing';
 import { isRouteClass, planRoute, type PlannedCarrier } from '@mp/routing-domain';
 import { DataSource } from 'typeorm';
 import { SmsDispatcherEnv } from '../sms-dispatcher.env';
-import { CarrierHealthTracker, HEALTH_BUCKET_MS } from './carrier-health-tracker';
+import { CarrierHealthTracker, HEALTH_BUCKET_MS, type CarrierHealthSnapshot } from './carrier-health-tracker';
 import { carrierTable, environmentCarriers, type CarrierTable } from './carrier-table';
 import { smscTransport } from './smsc-transport';
 
@@ -167,6 +167,11 @@ export class CarrierPool implements OnModuleInit, BeforeApplicationShutdown {
 
   onSubmitAnswered(listener: SubmitAnsweredListener): void {
     this.binds.onSubmitAnswered(listener);
+  }
+
+  /** What this process counted of each carrier over the health window, with its verdict (for the operators and metrics). */
+  healthSnapshot(): CarrierHealthSnapshot[] {
+    return this.health.snapshot();
   }
 
   windows(): ReturnType<CarrierBindSet['windows']> {

@@ -5,6 +5,7 @@ import { INBOUND_STORE_DEFAULTS, InboundStore, KeywordResponder, MessageReposito
 import { OutboxRepository } from '@mp/queue-runtime';
 import { DataSource } from 'typeorm';
 import { BindStatePublisher } from '../carrier/bind-state.publisher';
+import { CarrierHealthPublisher } from '../carrier/carrier-health.publisher';
 import { CarrierMetrics } from '../carrier/carrier-metrics.service';
 import { CarrierPool } from '../carrier/carrier-pool.service';
 import { InboundRecorder } from '../carrier/inbound-recorder.service';
@@ -23,6 +24,7 @@ import { SubmitRecorder } from './submit-recorder.service';
     CarrierPool,
     CarrierMetrics,
     BindStatePublisher,
+    CarrierHealthPublisher,
     SubmitSpans,
     ReceiptRecorder,
     InboundRecorder,
