@@ -13,6 +13,7 @@ import {
   type CarrierView,
   type RouteView,
 } from '@mp/routing';
+import { shownCarrierHealth } from '@mp/routing-domain';
 import { parseOptions } from './arguments';
 import type { AdminContext, Command } from './commands';
 import { readCarrierBinds, type CarrierBinds } from './carrier-binds';
@@ -141,7 +142,8 @@ export const CARRIER_COMMANDS: Record<string, Command> = {
     },
   },
   'carrier:list': {
-    summary: 'list the carriers (never their passwords) with the binds the running dispatchers report for each',
+    summary:
+      'list the carriers (never their passwords) with the binds the running dispatchers report for each, and their health over the last five minutes (submits per second, throttled and error rates, delivered share, receipt latency, degraded)',
     usage: 'carrier:list',
     run: async (args, context) => {
       parseOptions(args, { required: [] });
@@ -150,7 +152,13 @@ export const CARRIER_COMMANDS: Record<string, Command> = {
       return {
         carriers: listed.map((carrier) => {
           const own = binds.ok ? (binds.byCarrier.get(carrier.name) ?? []) : null;
-          return { ...shownCarrier(carrier), bound: own === null ? null : own.filter((b) => b.state === 'bound').length, bind_states: own };
+          const health = binds.ok ? binds.health.get(carrier.name) : undefined;
+          return {
+            ...shownCarrier(carrier),
+            bound: own === null ? null : own.filter((b) => b.state === 'bound').length,
+            bind_states: own,
+            health: health ? shownCarrierHealth(health) : null,
+          };
         }),
         ...(binds.ok ? {} : { bind_states_error: binds.error }),
       };

@@ -25,6 +25,7 @@ import { COOKIE_POLICY } from './dashboard.tokens';
 import { KeysController } from './keys.controller';
 import { MembersController } from './members.controller';
 import { MessagesController } from './messages.controller';
+import { OperatorCarriersController } from './operator/carriers.controller';
 import { OperatorCompaniesController } from './operator/companies.controller';
 import { OperatorMarginsController } from './operator/margins.controller';
 import { OperatorOverviewController } from './operator/operator-overview.controller';
@@ -66,6 +67,7 @@ const sessionLimits = (config: GatewayEnv) => ({
     OperatorPricesController,
     OperatorOverviewController,
     OperatorMarginsController,
+    OperatorCarriersController,
   ],
   providers: [
     DashboardSessionGuard,

@@ -1,5 +1,5 @@
 import { emptyCounters, type CarrierCounters } from './carrier-health';
-import { carrierHealthAcross, type DispatcherCarrierHealth } from './carrier-health-across';
+import { carrierHealthAcross, shownCarrierHealth, type DispatcherCarrierHealth } from './carrier-health-across';
 
 const report = (dispatcher: string, carrier: string, counters: Partial<CarrierCounters>, degraded = false, reason = 'delivering'): DispatcherCarrierHealth => ({
   dispatcher,
@@ -37,5 +37,26 @@ describe('carrierHealthAcross', () => {
 
   it('answers nothing when no dispatcher reported', () => {
     expect(carrierHealthAcross([]).size).toBe(0);
+  });
+
+  it('shows rates rounded, the latency in whole ms, and degraded when any dispatcher judges so', () => {
+    const across = carrierHealthAcross([
+      report('a:1', 'uk', { submits: 10, throttled: 1, delivered: 2, undelivered: 1, timedReceipts: 3, receiptLatencyMsTotal: 1000 }),
+      report('b:2', 'uk', { submits: 0 }, true, 'delivered_share_collapsed'),
+    ]).get('uk');
+    expect(across && shownCarrierHealth(across)).toEqual({
+      window_seconds: 300,
+      dispatchers: 2,
+      submits: 10,
+      submits_per_second: 0.033,
+      throttled_rate: 0.1,
+      error_rate: 0,
+      receipts: 3,
+      delivered_share: 0.6667,
+      mean_receipt_latency_ms: 333,
+      degraded: true,
+      degraded_by: 1,
+      reasons: ['delivered_share_collapsed', 'delivering'],
+    });
   });
 });

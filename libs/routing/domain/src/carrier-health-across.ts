@@ -50,3 +50,45 @@ export function carrierHealthAcross(reports: readonly DispatcherCarrierHealth[])
   }
   return result;
 }
+
+/** A carrier's health as `admin carrier:list` and the operators' API show it (snake_case JSON). */
+export interface ShownCarrierHealth {
+  /** The window the counts cover (five minutes), in seconds. */
+  window_seconds: number;
+  /** The dispatchers that reported the carrier. */
+  dispatchers: number;
+  submits: number;
+  submits_per_second: number;
+  /** Of submits (0..1); null with no submit. */
+  throttled_rate: number | null;
+  error_rate: number | null;
+  /** Final receipts. */
+  receipts: number;
+  delivered_share: number | null;
+  /** Over the receipts a dispatcher could time; null when none. */
+  mean_receipt_latency_ms: number | null;
+  /** At least one dispatcher judges it degraded (it gets probe traffic only from those). */
+  degraded: boolean;
+  degraded_by: number;
+  reasons: string[];
+}
+
+const rounded = (value: number | null, decimals: number) => (value === null ? null : Number(value.toFixed(decimals)));
+
+export function shownCarrierHealth(across: CarrierHealthAcross): ShownCarrierHealth {
+  const { health } = across;
+  return {
+    window_seconds: across.windowMs / 1000,
+    dispatchers: across.dispatchers,
+    submits: across.counters.submits,
+    submits_per_second: rounded(health.submitsPerSecond, 3) as number,
+    throttled_rate: rounded(health.throttledRate, 4),
+    error_rate: rounded(health.errorRate, 4),
+    receipts: health.receipts,
+    delivered_share: rounded(health.deliveredShare, 4),
+    mean_receipt_latency_ms: rounded(health.meanReceiptLatencyMs, 0),
+    degraded: across.degradedBy > 0,
+    degraded_by: across.degradedBy,
+    reasons: across.reasons,
+  };
+}
