@@ -9,7 +9,8 @@ import {
   type OwnDatabase,
 } from '@mp/testing';
 import { Client } from 'pg';
-import { ApiClient, type Company } from './support/api-client';
+import { ApiClient, type Company, type Json } from './support/api-client';
+import { DashboardClient, PASSWORD, uniqueEmail } from './support/dashboard-client';
 
 /**
  * Carriers and routes in the sms-dispatcher (issue 31; decision 0057): two real SMSC simulators,
@@ -145,5 +146,52 @@ describe('carrier routing in the sms-dispatcher', () => {
     expect(rows).toEqual([{ status: 'failed', error_code: 'smpp:69', carrier: null }]);
     expect(await texts(defaultSmsc, '+4915112200001')).toEqual([]);
     expect(await (await fetch(`${pickySmsc.httpUrl}/stats`)).json()).toMatchObject({ rejected: 1, accepted: 0 });
+  });
+
+  it("shows each carrier's health, summed from what the dispatcher publishes, in carrier:list and to operators", async () => {
+    type Health = { submits: number; error_rate: number | null; delivered_share: number | null } & Record<string, unknown>;
+    type Listed = { carriers: ({ name: string; binds: number; bound: number | null; health: Health | null } & Record<string, unknown>)[] };
+    const healthOf = (carriers: { name: string; health: Health | null }[], name: string) => carriers.find((c) => c.name === name)?.health;
+    // default took every part but picky's (at least eight so far), each delivered; picky refused its one.
+    const listed = await eventually(
+      async () => (await admin(['carrier:list'], env)) as unknown as Listed,
+      ({ carriers }) => healthOf(carriers, 'default')?.delivered_share === 1 && healthOf(carriers, 'picky')?.error_rate === 1,
+      60_000,
+    );
+    const defaultCarrier = listed.carriers.find((c) => c.name === 'default');
+    expect(defaultCarrier?.bound).toBe(defaultCarrier?.binds);
+    expect(defaultCarrier?.health).toEqual({
+      window_seconds: 300,
+      dispatchers: 1,
+      submits: expect.any(Number),
+      submits_per_second: expect.any(Number),
+      throttled_rate: 0,
+      error_rate: 0,
+      receipts: expect.any(Number),
+      delivered_share: 1,
+      mean_receipt_latency_ms: expect.any(Number),
+      degraded: false,
+      degraded_by: 0,
+      reasons: ['too_few_receipts'],
+    });
+    expect(defaultCarrier?.health?.submits).toBeGreaterThanOrEqual(8);
+    expect(healthOf(listed.carriers, 'picky')).toMatchObject({ submits: 1, error_rate: 1, receipts: 0, delivered_share: null, degraded: false });
+
+    const operatorEmail = uniqueEmail('carrier-health-operator');
+    await admin(['user:create', '--operator', '--email', operatorEmail, '--password', PASSWORD], env);
+    const operator = new DashboardClient(() => (stack as RunningStack).gatewayUrl);
+    expect((await operator.signIn(operatorEmail)).status).toBe(200);
+    const answer = await operator.get('/operator/carriers');
+    expect(answer.status).toBe(200);
+    const items = answer.body['items'] as Json[];
+    expect(items.map((c) => c['name'])).toEqual(['cheap', 'default', 'picky']);
+    const ours = items.find((c) => c['name'] === 'default') as Json;
+    expect(ours).toMatchObject({ enabled: true, bound: ours['binds'], health: { dispatchers: 1, delivered_share: 1, error_rate: 0, degraded: false } });
+    expect((ours['health'] as Health).submits).toBeGreaterThanOrEqual(8);
+    const bindStates = ours['bind_states'] as Json[];
+    expect(bindStates.map((b) => b['bind'])).toEqual(Array.from({ length: ours['binds'] as number }, (_, i) => i + 1));
+    for (const bind of bindStates)
+      expect(bind).toEqual({ bind: bind['bind'], dispatcher: expect.stringMatching(/:\d+$/), state: 'bound', since: expect.any(String) });
+    expect((await new DashboardClient(() => (stack as RunningStack).gatewayUrl).get('/operator/carriers')).status).toBe(401);
   });
 });
