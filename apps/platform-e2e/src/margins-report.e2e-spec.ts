@@ -14,8 +14,13 @@ describe('margin report: admin report:margins and GET /dashboard/api/operator/ma
   let companyId: string;
   let stack: RunningStack | undefined;
 
-  /** A message of 0.0350 a part, each part taken by the carrier named at the cost given. */
-  const message = async (at: string, recipient: string, parts: { carrier: string | null; cost: string | null; status?: string }[], refunded = '0') => {
+  /** A message of 0.0350 a part, each part taken by the carrier named at the cost given, after timing out on those in `timedOut`. */
+  const message = async (
+    at: string,
+    recipient: string,
+    parts: { carrier: string | null; cost: string | null; status?: string; timedOut?: string[] }[],
+    refunded = '0',
+  ) => {
     const {
       rows: [{ id }],
     } = await db.query(
@@ -26,8 +31,9 @@ describe('margin report: admin report:margins and GET /dashboard/api/operator/ma
     );
     for (const [index, part] of parts.entries()) {
       await db.query(
-        `INSERT INTO message_parts (message_id, part_index, user_message_reference, status, carrier, carrier_cost) VALUES ($1, $2::smallint, $2::int, $3, $4, $5)`,
-        [id, index + 1, part.status ?? 'delivered', part.carrier, part.cost],
+        `INSERT INTO message_parts (message_id, part_index, user_message_reference, status, carrier, carrier_cost, timed_out_carriers)
+         VALUES ($1, $2::smallint, $2::int, $3, $4, $5, $6)`,
+        [id, index + 1, part.status ?? 'delivered', part.carrier, part.cost, part.timedOut ?? null],
       );
     }
   };
@@ -48,7 +54,8 @@ describe('margin report: admin report:margins and GET /dashboard/api/operator/ma
       '2026-11-21T09:00:00Z',
       '+447400123457',
       [
-        { carrier: 'uk-fast', cost: '0.0100' },
+        // Timed out on uk-slow first, which may have taken and charged for it too.
+        { carrier: 'uk-fast', cost: '0.0100', timedOut: ['uk-slow'] },
         { carrier: null, cost: null, status: 'failed' },
       ],
       '0.0350',
@@ -62,9 +69,18 @@ describe('margin report: admin report:margins and GET /dashboard/api/operator/ma
     await own?.drop();
   });
 
-  it('prints the margin by day, country and carrier as JSON, unknown costs apart, with the total', async () => {
+  it('prints the margin by day, country and carrier as JSON, unknown costs and timed-out parts apart, with the total', async () => {
     const report = await admin(['report:margins', '--from', '2026-11-20', '--to', '2026-11-21'], env);
-    const amounts = (parts: number, charged: number, refunded: number, cost: number, uncosted: [number, number], margin: number, percent: number | null) => ({
+    const amounts = (
+      parts: number,
+      charged: number,
+      refunded: number,
+      cost: number,
+      uncosted: [number, number],
+      margin: number,
+      percent: number | null,
+      timedOut = 0,
+    ) => ({
       parts,
       charged,
       refunded,
@@ -74,6 +90,7 @@ describe('margin report: admin report:margins and GET /dashboard/api/operator/ma
       uncosted_charged: uncosted[1],
       margin,
       margin_percent: percent,
+      timed_out_parts: timedOut,
     });
     expect(report).toEqual({
       from: '2026-11-20',
@@ -83,9 +100,10 @@ describe('margin report: admin report:margins and GET /dashboard/api/operator/ma
         { day: '2026-11-20', country: 'DE', carrier: 'eu-any', ...amounts(1, 0.035, 0, 0, [1, 0.035], 0, null) },
         { day: '2026-11-20', country: 'GB', carrier: 'uk-cheap', ...amounts(2, 0.07, 0, 0.008, [0, 0], 0.062, 88.57) },
         { day: '2026-11-21', country: 'GB', carrier: 'uk-fast', ...amounts(1, 0.035, 0, 0.01, [0, 0], 0.025, 71.43) },
+        { day: '2026-11-21', country: 'GB', carrier: 'uk-slow', ...amounts(0, 0, 0, 0, [0, 0], 0, null, 1) },
         { day: '2026-11-21', country: 'GB', carrier: null, ...amounts(1, 0.035, 0.035, 0, [0, 0], 0, null) },
       ],
-      total: amounts(5, 0.175, 0.035, 0.018, [1, 0.035], 0.087, 82.86),
+      total: amounts(5, 0.175, 0.035, 0.018, [1, 0.035], 0.087, 82.86, 1),
     });
   });
 
@@ -93,12 +111,13 @@ describe('margin report: admin report:margins and GET /dashboard/api/operator/ma
     const csv = await runAdmin(['report:margins', '--from', '2026-11-20', '--to', '2026-11-22', '--by', 'carrier', '--format', 'csv'], env);
     expect(csv.code).toBe(0);
     expect(csv.stdout.split('\r\n')).toEqual([
-      'carrier,parts,charged,refunded,net_charged,cost,uncosted_parts,uncosted_charged,margin,margin_percent',
-      'eu-any,1,0.0350,0.0000,0.0350,0.0000,1,0.0350,0.0000,',
-      'uk-cheap,3,0.1050,0.0000,0.1050,0.0120,0,0.0000,0.0930,88.57',
-      'uk-fast,1,0.0350,0.0000,0.0350,0.0100,0,0.0000,0.0250,71.43',
-      ',1,0.0350,0.0350,0.0000,0.0000,0,0.0000,0.0000,',
-      'total,6,0.2100,0.0350,0.1750,0.0220,1,0.0350,0.1180,84.29',
+      'carrier,parts,charged,refunded,net_charged,cost,uncosted_parts,uncosted_charged,margin,margin_percent,timed_out_parts',
+      'eu-any,1,0.0350,0.0000,0.0350,0.0000,1,0.0350,0.0000,,0',
+      'uk-cheap,3,0.1050,0.0000,0.1050,0.0120,0,0.0000,0.0930,88.57,0',
+      'uk-fast,1,0.0350,0.0000,0.0350,0.0100,0,0.0000,0.0250,71.43,0',
+      'uk-slow,0,0.0000,0.0000,0.0000,0.0000,0,0.0000,0.0000,,1',
+      ',1,0.0350,0.0350,0.0000,0.0000,0,0.0000,0.0000,,0',
+      'total,6,0.2100,0.0350,0.1750,0.0220,1,0.0350,0.1180,84.29,1',
       '',
     ]);
   });
@@ -146,9 +165,9 @@ describe('margin report: admin report:margins and GET /dashboard/api/operator/ma
       200,
       'text/csv; charset=utf-8',
       [
-        'carrier,parts,charged,refunded,net_charged,cost,uncosted_parts,uncosted_charged,margin,margin_percent',
-        'uk-fast,1,0.0350,0.0000,0.0350,0.0100,0,0.0000,0.0250,71.43',
-        'total,1,0.0350,0.0000,0.0350,0.0100,0,0.0000,0.0250,71.43',
+        'carrier,parts,charged,refunded,net_charged,cost,uncosted_parts,uncosted_charged,margin,margin_percent,timed_out_parts',
+        'uk-fast,1,0.0350,0.0000,0.0350,0.0100,0,0.0000,0.0250,71.43,0',
+        'total,1,0.0350,0.0000,0.0350,0.0100,0,0.0000,0.0250,71.43,0',
         '',
       ],
     ]);

@@ -55,7 +55,7 @@ export class OperatorMarginsController {
   @ApiOperation({
     summary: 'Price charged, carrier cost and margin by day, country and carrier (operators only)',
     description:
-      'Exact sums over the parts of the messages accepted from `from` to `to` (UTC days). A message refund goes to its parts that never reached a carrier first. Parts whose carrier cost is unknown are counted in `uncosted_parts` and `uncosted_charged` and left out of `margin`, so an unknown cost never reads as profit.',
+      'Exact sums over the parts of the messages accepted from `from` to `to` (UTC days). A message refund goes to its parts that never reached a carrier first. Parts whose carrier cost is unknown are counted in `uncosted_parts` and `uncosted_charged` and left out of `margin`, so an unknown cost never reads as profit. `timed_out_parts` counts, on the lines of the carrier a submit timed out on, the parts another carrier then took: a possible second charge whose cost is not recorded.',
   })
   @ApiQuery(QUERIES[0])
   @ApiQuery(QUERIES[1])
@@ -79,7 +79,7 @@ export class OperatorMarginsController {
   @ApiQuery(QUERIES[3])
   @ApiOkResponse({
     description:
-      'RFC 4180 CSV (CRLF): the dimensions asked for, then parts, charged, refunded, net_charged, cost, uncosted_parts, uncosted_charged, margin, margin_percent; the last line is the total, its dimensions reading `total`',
+      'RFC 4180 CSV (CRLF): the dimensions asked for, then parts, charged, refunded, net_charged, cost, uncosted_parts, uncosted_charged, margin, margin_percent, timed_out_parts; the last line is the total, its dimensions reading `total`',
     content: { 'text/csv': { schema: { type: 'string' } } },
   })
   @ApiBadRequest('As GET /dashboard/api/operator/margins')

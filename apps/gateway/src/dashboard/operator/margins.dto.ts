@@ -21,6 +21,11 @@ export class MarginSumsDto {
     description: 'margin over the net charged it is taken from, in percent with 2 decimals; null when that is 0',
   })
   margin_percent: number | null;
+  @Integer({
+    description:
+      "Parts whose submit to this line's carrier timed out before another carrier took them (not in `parts`): the carrier may have taken and charged for them too, at a cost not recorded, so not in `cost` or `margin`",
+  })
+  timed_out_parts: number;
 }
 
 export class MarginLineDto extends MarginSumsDto {

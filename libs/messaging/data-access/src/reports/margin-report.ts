@@ -23,6 +23,7 @@ interface GroupRow {
   cost: string;
   uncosted_parts: string;
   uncosted_charged: string;
+  timed_out_parts: string;
 }
 
 /**
@@ -32,21 +33,30 @@ interface GroupRow {
  * price at most each, so the shares add up to the message's refund exactly. A part no carrier took
  * costs nothing; one that a carrier took costs the carrier_cost recorded with it, unknown (null)
  * when its route had no cost.
+ *
+ * Then, for each carrier a part's submit timed out on before another took it
+ * (`timed_out_carriers`, each carrier once a part), a row of that carrier that is not a part it
+ * took (`taken` false): it counts in `timed_out_parts` and nowhere else, its cost not being stored.
  */
 const PARTS = `
-  SELECT m.created_at, m.recipient, p.carrier, m.price_per_part AS price,
+  SELECT m.created_at, m.recipient, p.carrier, true AS taken, m.price_per_part AS price,
     least(m.price_per_part, greatest(0, m.refunded - m.price_per_part
       * (row_number() OVER (PARTITION BY m.id ORDER BY p.status IN ('failed', 'cancelled') DESC, p.part_index) - 1))) AS refund,
     CASE WHEN p.status IN ('failed', 'cancelled') THEN 0 ELSE p.carrier_cost END AS cost
   FROM messages m JOIN message_parts p ON p.message_id = m.id
-  WHERE m.created_at >= $1 AND m.created_at < $2`;
+  WHERE m.created_at >= $1 AND m.created_at < $2
+  UNION ALL
+  SELECT m.created_at, m.recipient, t.carrier, false, 0, 0, 0
+  FROM messages m JOIN message_parts p ON p.message_id = m.id
+    CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.timed_out_carriers)) AS t(carrier)
+  WHERE m.created_at >= $1 AND m.created_at < $2 AND p.timed_out_carriers IS NOT NULL`;
 
 /**
  * What the platform charged for the parts of the messages accepted in the range, what the
  * carriers that took them charge, and the margin, by the dimensions asked for, summed exactly by
  * PostgreSQL (numeric) and here (Money). Every company's messages count. Countries come from the
- * recipient's numbering plan as in the console's spend (COUNTRY_PREFIX_SQL). Groups without parts
- * are not listed.
+ * recipient's numbering plan as in the console's spend (COUNTRY_PREFIX_SQL). Groups with neither
+ * parts nor timed-out parts are not listed.
  */
 export async function readMarginReport(db: DataSource, query: MarginQuery): Promise<MarginReport> {
   const { range, by, carrier } = query;
@@ -58,9 +68,10 @@ export async function readMarginReport(db: DataSource, query: MarginQuery): Prom
     `SELECT ${has('day') ? `to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')` : 'NULL::text'} AS day,
        ${has('country') ? COUNTRY_PREFIX_SQL : 'NULL::text'} AS prefix, ${has('country') ? 'min(m.recipient)' : 'NULL::text'} AS sample,
        ${has('carrier') ? 'm.carrier' : 'NULL::text'} AS carrier,
-       count(*)::text AS parts, sum(m.price)::text AS charged, sum(m.refund)::text AS refunded,
+       count(*) FILTER (WHERE m.taken)::text AS parts, sum(m.price)::text AS charged, sum(m.refund)::text AS refunded,
        coalesce(sum(m.cost), 0)::text AS cost, count(*) FILTER (WHERE m.cost IS NULL)::text AS uncosted_parts,
-       coalesce(sum(m.price - m.refund) FILTER (WHERE m.cost IS NULL), 0)::text AS uncosted_charged
+       coalesce(sum(m.price - m.refund) FILTER (WHERE m.cost IS NULL), 0)::text AS uncosted_charged,
+       count(*) FILTER (WHERE NOT m.taken)::text AS timed_out_parts
      FROM (${PARTS}) m
      WHERE $3::text IS NULL OR lower(m.carrier) = lower($3::text)
      GROUP BY 1, 2, 4`,
@@ -88,6 +99,7 @@ function countsOf(row: GroupRow) {
     cost: parseMoney(row.cost),
     uncostedParts: Number(row.uncosted_parts),
     uncostedCharged: parseMoney(row.uncosted_charged),
+    timedOutParts: Number(row.timed_out_parts),
   };
 }
 

@@ -18,6 +18,7 @@ const counts = (overrides: Partial<MarginCounts>): MarginCounts => ({
   cost: 0n,
   uncostedParts: 0,
   uncostedCharged: 0n,
+  timedOutParts: 0,
   ...overrides,
 });
 
@@ -77,6 +78,27 @@ describe('the margin report', () => {
     expect(report.total).toMatchObject({ parts: 6, charged: 1100n, refunded: 100n, netCharged: 1000n, cost: 210n, uncostedParts: 1, margin: 790n });
   });
 
+  it('counts the parts that timed out on a carrier on its line, apart from the parts it took and out of the margin', () => {
+    const report = marginReport(
+      ['carrier'],
+      [
+        { key: { carrier: 'b' }, counts: counts({ parts: 2, charged: 1000n, cost: 400n, timedOutParts: 1 }) },
+        { key: { carrier: 'a' }, counts: counts({ parts: 0, timedOutParts: 2 }) },
+        { key: { carrier: 'a' }, counts: counts({ parts: 1, charged: 500n, cost: 100n, timedOutParts: 1 }) },
+      ],
+    );
+    expect(report.lines.map((line) => [line.key.carrier, line.parts, line.timedOutParts, line.margin])).toEqual([
+      ['a', 1, 3, 400n],
+      ['b', 2, 1, 600n],
+    ]);
+    expect(report.total).toMatchObject({ parts: 3, timedOutParts: 4, cost: 500n, margin: 1000n });
+    const [line] = marginReportJson(marginReport(['carrier'], [{ key: { carrier: 'a' }, counts: counts({ parts: 0, timedOutParts: 2 }) }]), {
+      from: '',
+      to: '',
+    }).lines;
+    expect(line).toMatchObject({ carrier: 'a', parts: 0, cost: 0, margin: 0, margin_percent: null, timed_out_parts: 2 });
+  });
+
   it('answers JSON with only the dimensions asked for and amounts of at most 4 decimals', () => {
     const report = marginReport(['carrier'], [{ key: { carrier: 'acme' }, counts: counts({ parts: 2, charged: money('0.07'), cost: money('0.0123') }) }]);
     expect(marginReportJson(report, { from: '2026-11-01', to: '2026-11-30' })).toEqual({
@@ -95,6 +117,7 @@ describe('the margin report', () => {
           uncosted_charged: 0,
           margin: 0.0577,
           margin_percent: 82.43,
+          timed_out_parts: 0,
         },
       ],
       total: {
@@ -107,6 +130,7 @@ describe('the margin report', () => {
         uncosted_charged: 0,
         margin: 0.0577,
         margin_percent: 82.43,
+        timed_out_parts: 0,
       },
     });
   });
@@ -117,13 +141,15 @@ describe('the margin report', () => {
       [
         { key: { country: 'DE', carrier: '=evil' }, counts: counts({ charged: money('0.05'), cost: money('0.06') }) },
         { key: { country: null, carrier: null }, counts: counts({ charged: money('0.05'), refunded: money('0.05'), uncostedParts: 1 }) },
+        { key: { country: 'DE', carrier: 'slow' }, counts: counts({ parts: 0, timedOutParts: 2 }) },
       ],
     );
     expect(marginReportCsv(report).split('\r\n')).toEqual([
-      'country,carrier,parts,charged,refunded,net_charged,cost,uncosted_parts,uncosted_charged,margin,margin_percent',
-      "DE,'=evil,1,0.0500,0.0000,0.0500,0.0600,0,0.0000,-0.0100,-20.00",
-      ',,1,0.0500,0.0500,0.0000,0.0000,1,0.0000,0.0000,',
-      'total,total,2,0.1000,0.0500,0.0500,0.0600,1,0.0000,-0.0100,-20.00',
+      'country,carrier,parts,charged,refunded,net_charged,cost,uncosted_parts,uncosted_charged,margin,margin_percent,timed_out_parts',
+      "DE,'=evil,1,0.0500,0.0000,0.0500,0.0600,0,0.0000,-0.0100,-20.00,0",
+      'DE,slow,0,0.0000,0.0000,0.0000,0.0000,0,0.0000,0.0000,,2',
+      ',,1,0.0500,0.0500,0.0000,0.0000,1,0.0000,0.0000,,0',
+      'total,total,2,0.1000,0.0500,0.0500,0.0600,1,0.0000,-0.0100,-20.00,2',
       '',
     ]);
   });

@@ -38,6 +38,12 @@ export interface MarginCounts {
   uncostedParts: number;
   /** Their price net of refunds, also left out of the margin. */
   uncostedCharged: Money;
+  /**
+   * Parts whose submit to this group's carrier timed out before another carrier took them: the
+   * carrier may still have taken and charged for them, a cost the report cannot know and leaves
+   * out of `cost` and the margin. Not in `parts`, which are the parts the carrier took.
+   */
+  timedOutParts: number;
 }
 
 export interface MarginSums extends MarginCounts {
@@ -85,7 +91,7 @@ export function marginRange(from: string, to: string): { from: Date; before: Dat
   return { from: start, before };
 }
 
-const zero = (): MarginCounts => ({ parts: 0, charged: 0n, refunded: 0n, cost: 0n, uncostedParts: 0, uncostedCharged: 0n });
+const zero = (): MarginCounts => ({ parts: 0, charged: 0n, refunded: 0n, cost: 0n, uncostedParts: 0, uncostedCharged: 0n, timedOutParts: 0 });
 
 function add(a: MarginCounts, b: MarginCounts): MarginCounts {
   return {
@@ -95,6 +101,7 @@ function add(a: MarginCounts, b: MarginCounts): MarginCounts {
     cost: a.cost + b.cost,
     uncostedParts: a.uncostedParts + b.uncostedParts,
     uncostedCharged: a.uncostedCharged + b.uncostedCharged,
+    timedOutParts: a.timedOutParts + b.timedOutParts,
   };
 }
 
@@ -146,6 +153,7 @@ function sumsJson(sums: MarginSums) {
     uncosted_charged: moneyToJson(sums.uncostedCharged),
     margin: moneyToJson(sums.margin),
     margin_percent: percentJson(sums.marginHundredthsPercent),
+    timed_out_parts: sums.timedOutParts,
   };
 }
 
@@ -160,7 +168,18 @@ export function marginReportJson(report: MarginReport, range: { from: string; to
   };
 }
 
-export const MARGIN_CSV_AMOUNTS = ['parts', 'charged', 'refunded', 'net_charged', 'cost', 'uncosted_parts', 'uncosted_charged', 'margin', 'margin_percent'];
+export const MARGIN_CSV_AMOUNTS = [
+  'parts',
+  'charged',
+  'refunded',
+  'net_charged',
+  'cost',
+  'uncosted_parts',
+  'uncosted_charged',
+  'margin',
+  'margin_percent',
+  'timed_out_parts',
+];
 
 function percentText(hundredths: bigint | null): string | null {
   if (hundredths === null) return null;
@@ -178,6 +197,7 @@ const sumsCsv = (sums: MarginSums) => [
   formatMoney(sums.uncostedCharged),
   formatMoney(sums.margin),
   percentText(sums.marginHundredthsPercent),
+  String(sums.timedOutParts),
 ];
 
 /**
