@@ -26,7 +26,7 @@ function rangeOf(from: string, to: string): { from: Date; before: Date } {
 export const REPORT_COMMANDS: Record<string, Command> = {
   'report:margins': {
     summary:
-      'price charged (net of refunds), carrier cost and margin of the parts of the messages accepted from --from to --to (UTC days, both included, at most 366), by day, country and/or carrier, with the total; parts whose carrier cost is unknown are counted apart and left out of the margin, and each carrier's line counts the parts that timed out on it before another carrier took them (timed_out_parts: a possible second charge, its cost not recorded)',
+      'price charged (net of refunds), carrier cost and margin of the parts of the messages accepted from --from to --to (UTC days, both included, at most 366), by day, country and/or carrier, with the total; parts whose carrier cost is unknown are counted apart and left out of the margin, and the line of each carrier counts the parts that timed out on it before another carrier took them (timed_out_parts: a possible second charge, its cost not recorded)',
     usage: 'report:margins --from YYYY-MM-DD --to YYYY-MM-DD [--by day|country|carrier|day,country,carrier] [--carrier N] [--format json|csv]',
     run: async (args, context) => {
       const { values } = parseOptions(args, { required: ['from', 'to'], optional: ['by', 'carrier', 'format'] });
