@@ -54,6 +54,7 @@ describe('dashboard API for operators', () => {
       ['PUT', '/operator/prices', { prefix: '+99', route: 'auto', price: '1' }],
       ['POST', '/operator/prices/import', { csv: 'prefix,route,price\n+99,auto,1\n' }],
       ['GET', '/operator/overview'],
+      ['GET', '/operator/carriers'],
     ];
     for (const email of [owner, developer]) {
       const client = await signedIn(email);
