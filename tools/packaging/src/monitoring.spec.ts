@@ -87,6 +87,7 @@ describe('k8s/monitoring rules', () => {
     };
     expect(expression('MessagingQueueBacklogGrowing')).toContain('mp_queue_backlog');
     expect(expression('MessagingSmscNotBound')).toMatch(/mp_smsc_binds_bound\)\s*==\s*0/);
+    expect(expression('MessagingCarrierDegraded')).toMatch(/mp_carrier_degraded\)\s*==\s*1/);
     expect(expression('MessagingWebhookFailureRate')).toMatch(/mp_webhook_attempts_total\{outcome=~?"failed/);
     expect(expression('MessagingLedgerBalanceMismatch')).toMatch(/mp_ledger_balance_mismatches\)\s*>\s*0/);
     // Against its own recent level: the hourly ratio below a fraction of its earlier average.
@@ -212,6 +213,8 @@ describe('k8s/monitoring/grafana-dashboard.json', () => {
       'mp_smsc_submits_total',
       'mp_smsc_window_in_use',
       'mp_receipt_latency_seconds_bucket',
+      'mp_carrier_delivered_share',
+      'mp_carrier_degraded',
       'mp_webhook_attempts_total',
       'mp_otp_sent_total',
       'mp_otp_verifications_total',
