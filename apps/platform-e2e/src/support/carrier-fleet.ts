@@ -38,6 +38,8 @@ export interface SimulatorStats {
   throttled: number;
   rejected: number;
   duplicates_dropped: number;
+  /** deliver_sm receipts written to a bind. */
+  receipts_sent: number;
 }
 
 export interface FleetOptions {
