@@ -190,6 +190,9 @@ describe('metrics of every app end to end', () => {
     expect(delta('sms-dispatcher', after, 'mp_smsc_submits_total')).toBe(2);
     expect(delta('sms-dispatcher', after, 'mp_receipts_total', { smsc: 'default', stat: 'DELIVRD' })).toBe(2);
     expect(delta('sms-dispatcher', after, 'mp_receipt_latency_seconds_count', { smsc: 'default' })).toBe(2);
+    // ...and its own judgement of the carrier: delivering, not degraded.
+    expect(sampleSum(after['sms-dispatcher'], 'mp_carrier_delivered_share', { smsc: 'default' })).toBe(1);
+    expect(after['sms-dispatcher'].samples.filter((s) => s.name === 'mp_carrier_degraded' && s.labels['smsc'] === 'default').map((s) => s.value)).toEqual([0]);
     const bound = sampleSum(after['sms-dispatcher'], 'mp_smsc_binds_bound', { smsc: 'default' });
     expect(bound).toBeGreaterThan(0);
     expect(bound).toBe(sampleSum(after['sms-dispatcher'], 'mp_smsc_binds_configured', { smsc: 'default' }));
