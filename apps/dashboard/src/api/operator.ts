@@ -63,11 +63,38 @@ export interface OperatorOverview {
   read_at: string;
 }
 
+/** A carrier's health over the last five minutes, summed over the live sms-dispatchers (decision 0060). */
+export interface CarrierHealth {
+  window_seconds: number;
+  dispatchers: number;
+  submits: number;
+  submits_per_second: number;
+  throttled_rate: number | null;
+  error_rate: number | null;
+  receipts: number;
+  delivered_share: number | null;
+  mean_receipt_latency_ms: number | null;
+  degraded: boolean;
+  degraded_by: number;
+  reasons: string[];
+}
+
+export interface OperatorCarrier {
+  name: string;
+  host: string;
+  port: number;
+  enabled: boolean;
+  binds: number;
+  bound: number;
+  health: CarrierHealth | null;
+}
+
 export const operatorKeys = {
   companies: ['operator', 'companies'] as const,
   company: (id: string) => ['operator', 'companies', id] as const,
   prices: ['operator', 'prices'] as const,
   overview: ['operator', 'overview'] as const,
+  carriers: ['operator', 'carriers'] as const,
 };
 
 /** Where the browser downloads the price table (the session cookie goes with it: same origin, Path=/dashboard). */
@@ -100,6 +127,14 @@ export function overviewQuery(api: ApiClient) {
   return queryOptions({
     queryKey: operatorKeys.overview,
     queryFn: ({ signal }) => api.get<OperatorOverview>('/operator/overview', { signal }),
+    refetchInterval: OVERVIEW_REFRESH_MS,
+  });
+}
+
+export function carriersQuery(api: ApiClient) {
+  return queryOptions({
+    queryKey: operatorKeys.carriers,
+    queryFn: async ({ signal }) => (await api.get<{ items: OperatorCarrier[] }>('/operator/carriers', { signal })).items,
     refetchInterval: OVERVIEW_REFRESH_MS,
   });
 }

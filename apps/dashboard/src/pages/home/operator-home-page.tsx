@@ -2,7 +2,7 @@ import { Stack, Text, Title } from '@mantine/core';
 import type { User } from '../../api/types';
 import { OverviewSections } from '../operator/overview-sections';
 
-/** An operator's first page: the platform at a glance (queue depths, SMSC binds). */
+/** An operator's first page: the platform at a glance (queue depths, SMSC binds, carriers' health). */
 export function OperatorHomePage({ user }: { user: User }) {
   return (
     <Stack gap="lg">

@@ -166,6 +166,47 @@ describe("the operators' pages", () => {
     expect(within(binds).getByText('127.0.0.1:2775')).toBeInTheDocument();
   });
 
+  it('shows each carrier with its binds and health over the last five minutes, a degraded one marked', async () => {
+    const health = {
+      window_seconds: 300,
+      dispatchers: 2,
+      submits: 3000,
+      submits_per_second: 10,
+      throttled_rate: 0.02,
+      error_rate: 0.001,
+      receipts: 2900,
+      delivered_share: 0.985,
+      mean_receipt_latency_ms: 2400,
+      degraded: false,
+      degraded_by: 0,
+      reasons: ['delivering'],
+    };
+    const carrier = { host: 'smpp.example', port: 2775, enabled: true, binds: 2 };
+    const api = operatorApi()
+      .on('GET /operator/overview', { status: 200, body: { queues: [], binds: [], read_at: '2026-11-26T10:01:00Z' } })
+      .on('GET /operator/carriers', {
+        status: 200,
+        body: {
+          items: [
+            { ...carrier, name: 'acme-uk', bound: 4, health },
+            { ...carrier, name: 'cheap', bound: 2, health: { ...health, delivered_share: 0.3, degraded: true, degraded_by: 1 } },
+            { ...carrier, name: 'spare', bound: 0, health: null },
+          ],
+          read_at: '2026-11-26T10:01:00Z',
+        },
+      });
+    start(api, '/dashboard/');
+    const list = await screen.findByRole('list', { name: 'Carriers and their health' });
+    const row = (name: string) => within(list).getByText(name).closest('li') as HTMLElement;
+    expect(within(row('acme-uk')).getByText('Bound').nextElementSibling).toHaveTextContent('4');
+    expect(within(row('acme-uk')).getByText('Binds each').nextElementSibling).toHaveTextContent('2');
+    expect(within(row('acme-uk')).getByText('98.5 %')).toBeInTheDocument();
+    expect(within(row('acme-uk')).getByText('2.4 s')).toBeInTheDocument();
+    expect(within(row('acme-uk')).getByText('delivering')).toBeInTheDocument();
+    expect(within(row('cheap')).getByText('degraded (1 of 2)')).toBeInTheDocument();
+    expect(within(row('spare')).getByText('not bound')).toBeInTheDocument();
+  });
+
   it("tells a suspended company's users that they can read but change nothing", async () => {
     const suspendedOwner = { ...OWNER, company: { ...OWNER.company, suspended: true } };
     const api = new FakeApi().on('GET /session', sessionOf(suspendedOwner as never)).on('GET /keys', { status: 200, body: { items: [] } });

@@ -5,6 +5,7 @@ import { overviewQuery, type QueueDepth, type SmscBind } from '../../api/operato
 import { formatDateTime } from '../../components/format';
 import { EmptyState, ErrorState, LoadingState } from '../../components/page-states';
 import { ResponsiveTable, type Column } from '../../components/responsive-table';
+import { CarrierHealthSection } from './carrier-health-section';
 
 const QUEUE_COLUMNS: Column<QueueDepth>[] = [
   { header: 'Queue', cell: (q) => q.queue, inCardTitle: true },
@@ -78,6 +79,7 @@ export function OverviewSections() {
           />
         )}
       </section>
+      <CarrierHealthSection />
     </Stack>
   );
 }
