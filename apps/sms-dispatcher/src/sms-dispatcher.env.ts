@@ -125,7 +125,7 @@ export class SmsDispatcherEnv extends WorkerEnv {
   @IsInt()
   @Min(0)
   @Max(10)
-  CARRIER_RETRY_BUDGET: number = 1;
+  CARRIER_RETRY_BUDGET: number = 0;
 
   /** Parallel binds to each SMSC; parts are spread over them. */
   @IsInt()
