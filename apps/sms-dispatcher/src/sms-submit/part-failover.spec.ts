@@ -64,4 +64,30 @@ describe('submitWithFailover', () => {
     expect(await submitWithFailover(carriers, planned('a', 'b'), part, 0)).toMatchObject({ result: 'exhausted', outcome: throttled });
     expect(await submitWithFailover(carriers, [], part, 0)).toEqual({ result: 'exhausted', outcome: undefined, timedOut: [] });
   });
+
+  describe('a later attempt of a part that timed out (mayHold)', () => {
+    const noAnswer = refused(NO_RESPONSE);
+
+    it('tries the carriers that may hold the part last, and reports them with the part accepted elsewhere', async () => {
+      const carriers = scripted({});
+      const sent = await submitWithFailover(carriers, planned('a', 'b'), part, 0, { mayHold: ['a'] });
+      expect(sent).toMatchObject({ result: 'accepted', carrier: { carrierId: 'b' }, timedOut: ['a'] });
+      expect(carriers.submits).toEqual(['b']);
+    });
+
+    it('resubmits to one that may hold it only when no other took it, once', async () => {
+      const throttled = refused(CommandStatus.ESME_RTHROTTLED);
+      const carriers = scripted({ b: [throttled], a: [noAnswer] });
+      const sent = await submitWithFailover(carriers, planned('a', 'b'), part, 0, { mayHold: ['a'] });
+      expect(sent).toEqual({ result: 'exhausted', outcome: noAnswer, timedOut: ['a'] });
+      expect(carriers.submits).toEqual(['b', 'a']);
+    });
+
+    it('keeps the earlier attempts’ carriers with this one’s timeouts, also those no longer in the plan', async () => {
+      const carriers = scripted({ b: [noAnswer] });
+      const sent = await submitWithFailover(carriers, planned('b', 'c'), part, 0, { mayHold: ['a'] });
+      expect(sent).toMatchObject({ result: 'accepted', carrier: { carrierId: 'c' }, timedOut: ['a', 'b'] });
+      expect(carriers.submits).toEqual(['b', 'c']);
+    });
+  });
 });

@@ -35,15 +35,20 @@ export function failoverOutcome(outcome: SubmitOutcome, wasBound: boolean): Subm
 /**
  * Submits a part to the plan's carriers in order (decideAfterSubmit): the same carrier again
  * within `retryBudget` after throttling or a temporary error, the next one at once when a carrier
- * has no bind or times out; never one carrier twice.
+ * has no bind or times out; never one carrier twice. `mayHold`: carriers an earlier attempt left
+ * after a timeout (the part's timedOutCarriers), tried last; the result's `timedOut` includes them.
  */
 export async function submitWithFailover(
   carriers: FailoverCarriers,
   plan: readonly PlannedCarrier[],
   part: OutgoingPart,
   retryBudget: number,
+  options: { mayHold?: readonly string[] } = {},
 ): Promise<FailoverResult> {
-  let state = startFailover(plan.map((planned) => planned.carrierId));
+  let state = startFailover(
+    plan.map((planned) => planned.carrierId),
+    options,
+  );
   let last: (SubmitOutcome & { ok: false }) | undefined;
   for (;;) {
     const carrierId = currentCarrier(state);

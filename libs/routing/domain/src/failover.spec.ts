@@ -83,10 +83,22 @@ describe('failover', () => {
   });
 
   describe('a later attempt of a part that timed out', () => {
-    it('leaves out the carriers that may hold it while others remain', () => {
+    it('puts the carriers that may hold it last, after every other', () => {
       const again = startFailover(['a', 'b', 'c'], { mayHold: ['a'] });
-      expect(again.carriers).toEqual(['b', 'c']);
+      expect(again.carriers).toEqual(['b', 'c', 'a']);
       expect(again.timedOut).toEqual(['a']);
+    });
+
+    it('goes to a carrier that may hold it only when no other took it, and not again after a second timeout', () => {
+      const again = startFailover(['a', 'b'], { mayHold: ['a', 'z'] });
+      const onA = decideAfterSubmit(again, 'no_bind', policy);
+      expect(onA).toMatchObject({ action: 'move', from: 'b', carrierId: 'a', afterTimeout: false });
+      if (onA.action !== 'move') throw new Error('expected a move');
+      expect(decideAfterSubmit(onA.state, 'timeout', policy)).toMatchObject({
+        action: 'give_up',
+        reason: 'candidates_exhausted',
+        state: { timedOut: ['a', 'z'] },
+      });
     });
 
     it('keeps them when there is no other carrier, as a one-carrier platform resubmits', () => {

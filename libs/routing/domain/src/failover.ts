@@ -42,15 +42,17 @@ export type FailoverDecision =
 
 /**
  * The state before the first submit: the plan's carriers (planRoute), each kept once.
- * `mayHold` names carriers an earlier attempt left after a timeout: they are left out while any
- * other carrier remains, so a part goes twice to one carrier only when it has no other (as a
- * one-carrier platform resubmits today, with the same user_message_reference).
+ * `mayHold` names carriers an earlier attempt left after a timeout: they go last, after every
+ * other carrier, so a part goes again to one of them only when no other took it. Not left out:
+ * the resubmit carries the same user_message_reference and bytes, which such a carrier's
+ * duplicate filter drops if it holds the part (as a one-carrier platform resubmits today), and
+ * left out it could starve the part when the others stay unbound or throttling.
  */
 export function startFailover(carriers: readonly CarrierId[], options: { mayHold?: readonly CarrierId[] } = {}): FailoverState {
   const unique = [...new Set(carriers)];
   const mayHold = new Set(options.mayHold ?? []);
-  const others = unique.filter((carrier) => !mayHold.has(carrier));
-  return { carriers: others.length > 0 ? others : unique, position: 0, retriesOnCurrent: 0, timedOut: [...mayHold] };
+  const ordered = [...unique.filter((carrier) => !mayHold.has(carrier)), ...unique.filter((carrier) => mayHold.has(carrier))];
+  return { carriers: ordered, position: 0, retriesOnCurrent: 0, timedOut: [...mayHold] };
 }
 
 /** The carrier to submit to now; undefined for an empty plan. */
