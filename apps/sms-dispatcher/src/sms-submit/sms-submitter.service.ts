@@ -2,7 +2,7 @@ import { LanePermits } from '@mp/batching';
 import { laneIndex, NO_RESPONSE, TRAFFIC_LANES, TrafficPolicy, YieldingPace, type TrafficLane } from '@mp/carrier';
 import { formatMoney } from '@mp/billing-domain';
 import { Injectable, Logger } from '@nestjs/common';
-import { DispatchStore, type BatchSlicing, type DispatchMessage } from '@mp/messaging';
+import { DispatchStore, type BatchSlicing, type DispatchMessage, type DispatchPart } from '@mp/messaging';
 import { inSpan, SpanKind, tracingOn, type Span } from '@mp/observability';
 import type { EncodedPart } from '@mp/messaging-domain';
 import { openText, parseTextKey } from '@mp/otp-domain';
@@ -120,7 +120,7 @@ export class SmsSubmitter {
       if (bulk) await this.campaignPace.turn();
       const release = await this.unrecorded.acquire(laneIndex(lane));
       try {
-        if (await this.submitPart(message, part.index, part.userMessageReference, encoded[part.index - 1], lane, lastAttempt)) submitted += 1;
+        if (await this.submitPart(message, part, encoded[part.index - 1], lane, lastAttempt)) submitted += 1;
       } finally {
         release();
       }
@@ -129,26 +129,16 @@ export class SmsSubmitter {
   }
 
   /** Sends one part and records what came of it: true once it is recorded as submitted. */
-  private submitPart(
-    message: DispatchMessage,
-    partIndex: number,
-    userMessageReference: number,
-    bytes: EncodedPart,
-    lane: TrafficLane,
-    lastAttempt: boolean,
-  ): Promise<boolean> {
-    if (!tracingOn()) return this.sendPart(undefined, message, partIndex, userMessageReference, bytes, lane, lastAttempt);
-    const attributes = { 'messaging.message.id': message.id, 'sms.part': partIndex, 'sms.route': message.route, 'sms.lane': lane };
-    return inSpan('submit_sm', { kind: SpanKind.CLIENT, attributes }, (span) =>
-      this.sendPart(span, message, partIndex, userMessageReference, bytes, lane, lastAttempt),
-    );
+  private submitPart(message: DispatchMessage, part: DispatchPart, bytes: EncodedPart, lane: TrafficLane, lastAttempt: boolean): Promise<boolean> {
+    if (!tracingOn()) return this.sendPart(undefined, message, part, bytes, lane, lastAttempt);
+    const attributes = { 'messaging.message.id': message.id, 'sms.part': part.index, 'sms.route': message.route, 'sms.lane': lane };
+    return inSpan('submit_sm', { kind: SpanKind.CLIENT, attributes }, (span) => this.sendPart(span, message, part, bytes, lane, lastAttempt));
   }
 
   private async sendPart(
     span: Span | undefined,
     message: DispatchMessage,
-    partIndex: number,
-    userMessageReference: number,
+    { index: partIndex, userMessageReference, timedOutCarriers }: DispatchPart,
     bytes: EncodedPart,
     lane: TrafficLane,
     lastAttempt: boolean,
@@ -164,7 +154,7 @@ export class SmsSubmitter {
       registeredDelivery: true,
       lane,
     };
-    const sent = await submitWithFailover(this.carrier, plan, part, this.retryBudget);
+    const sent = await submitWithFailover(this.carrier, plan, part, this.retryBudget, { mayHold: timedOutCarriers });
     span?.setAttribute('smpp.outcome', sent.result === 'accepted' ? 'accepted' : (sent.outcome?.reason ?? 'no route'));
     if (sent.result === 'accepted') {
       const { carrierMessageId, carrier, timedOut } = sent;
@@ -196,6 +186,8 @@ export class SmsSubmitter {
       return false;
     }
     // No carrier took it now (throttled, no bind, timeout): BullMQ retries with backoff; recorded parts are kept.
+    // The carriers it timed out on may hold it: the next attempt tries them last.
+    if (sent.timedOut.length > 0) await this.store.recordTimedOut(message.id, partIndex, sent.timedOut);
     throw new Error(`part ${partIndex} of ${message.id} not accepted yet: ${outcome.reason}`);
   }
 }

@@ -87,6 +87,38 @@ describe('DispatchStore with several carriers (PostgreSQL)', () => {
     expect(stored).toEqual([{ carrier: 'carrier-b', applied: true }]);
   });
 
+  it('keeps the carriers a part timed out on across attempts, merged, while it is pending, and loads them with it', async () => {
+    const [twice, once, untouched] = await send(3);
+    await store.recordTimedOut(twice, 1, ['carrier-a']);
+    await store.recordTimedOut(twice, 1, ['carrier-b', 'carrier-a']);
+    await store.recordTimedOut(once, 1, ['carrier-a']);
+    const loaded = await store.loadMany([twice, once, untouched]);
+    expect(loaded.map((m) => m.parts[0].timedOutCarriers)).toEqual([['carrier-a', 'carrier-b'], ['carrier-a'], undefined]);
+    expect(loaded[2].parts[0]).not.toHaveProperty('timedOutCarriers');
+
+    // Accepted at last: the record keeps the earlier attempts' carriers with this attempt's.
+    await store.recordSubmittedMany([
+      {
+        messageId: twice,
+        partIndex: 1,
+        carrierMessageId: `merged-${run}`,
+        carrier: 'carrier-d',
+        timedOutCarriers: ['carrier-c', 'carrier-b'],
+        multipart: false,
+        webhook: false,
+      },
+      { messageId: once, partIndex: 1, carrierMessageId: `kept-${run}`, carrier: 'carrier-b', multipart: false, webhook: false },
+    ]);
+    expect(await parts([twice, once])).toMatchObject({
+      [twice]: { status: 'submitted', carrier: 'carrier-d', timed_out_carriers: ['carrier-a', 'carrier-b', 'carrier-c'] },
+      [once]: { status: 'submitted', carrier: 'carrier-b', timed_out_carriers: ['carrier-a'] },
+    });
+
+    // Not pending any more: a late record changes nothing.
+    await store.recordTimedOut(once, 1, ['carrier-z']);
+    expect((await parts([once]))[once].timed_out_carriers).toEqual(['carrier-a']);
+  });
+
   it('takes a receipt without a carrier, and a part recorded without one, as the default carrier’s', async () => {
     const [unnamed] = await send(1);
     const id = `unnamed-${run}`;

@@ -6,6 +6,8 @@ export interface DispatchPart {
   status: string;
   userMessageReference: number;
   carrierMessageId: string | null;
+  /** Carriers an earlier attempt left after a timeout (they may hold the part); absent when none. */
+  timedOutCarriers?: string[];
 }
 
 export interface DispatchMessage {
@@ -30,8 +32,8 @@ interface MessageRow {
   body_sealed: boolean;
   route: string;
   webhook_url: string | null;
-  /** [part_index, status, user_message_reference, carrier_message_id] per part, in part order. */
-  parts: [number, string, number, string | null][] | null;
+  /** [part_index, status, user_message_reference, carrier_message_id, timed_out_carriers] per part, in part order. */
+  parts: [number, string, number, string | null, string[] | null][] | null;
 }
 
 /**
@@ -46,7 +48,7 @@ export async function loadMessages(db: DataSource, messageIds: readonly string[]
   const rows = await queryPrepared<MessageRow>(
     db.manager,
     `SELECT m.id, m.status, m.sender, m.recipient, m.body, m.body_sealed, m.route, m.webhook_url,
-       (SELECT json_agg(json_build_array(p.part_index, p.status, p.user_message_reference, p.carrier_message_id) ORDER BY p.part_index)
+       (SELECT json_agg(json_build_array(p.part_index, p.status, p.user_message_reference, p.carrier_message_id, p.timed_out_carriers) ORDER BY p.part_index)
         FROM message_parts p WHERE p.message_id = m.id) AS parts
      FROM unnest($1::uuid[]) AS k(id) JOIN messages m ON m.id = k.id`,
     [ids],
@@ -69,7 +71,11 @@ export async function loadMessages(db: DataSource, messageIds: readonly string[]
  */
 function dispatchMessageOf(row: MessageRow): DispatchMessage {
   const parts: DispatchPart[] = [];
-  for (const [index, status, userMessageReference, carrierMessageId] of row.parts ?? []) parts.push({ index, status, userMessageReference, carrierMessageId });
+  for (const [index, status, userMessageReference, carrierMessageId, timedOutCarriers] of row.parts ?? []) {
+    // The key only when set, so the usual part (no timeout) stays as small as before.
+    if (timedOutCarriers) parts.push({ index, status, userMessageReference, carrierMessageId, timedOutCarriers });
+    else parts.push({ index, status, userMessageReference, carrierMessageId });
+  }
   return {
     id: row.id,
     status: row.status,

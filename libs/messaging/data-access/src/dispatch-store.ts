@@ -13,7 +13,7 @@ import {
   type CarrierReceipt,
   type ReceiptKey,
 } from './dispatch-receipts';
-import { recordedFrom, recordSubmits, recordSubmitsOpening, type SubmittedPart } from './dispatch-submits';
+import { recordedFrom, recordSubmits, recordSubmitsOpening, recordTimedOut, type SubmittedPart } from './dispatch-submits';
 import { settleMessages } from './dispatch-settle';
 import { advanceExpiryCursor, findUnansweredParts } from './receipt-expiry';
 import { jobsForTransitions, type MessageTransition } from './message-events';
@@ -100,6 +100,14 @@ export class DispatchStore {
       carrierIdLocks(earlyReceipts.map((k) => k.carrierMessageId)),
     );
     return { transitions: [...sent, ...applied.transitions], outbox: applied.outbox };
+  }
+
+  /**
+   * No carrier took a part now, and these timed out on it (each may hold it): kept on the part,
+   * with those recorded before, while it is pending, for the next attempt to try them last.
+   */
+  async recordTimedOut(messageId: string, partIndex: number, carriers: readonly string[]): Promise<void> {
+    await recordTimedOut(this.db.manager, messageId, partIndex, carriers);
   }
 
   /** A part the carrier refused for good: it never reached a carrier. */

@@ -66,10 +66,34 @@ export function recordedFrom(row: RecordedRow | Record<string, unknown> | undefi
   };
 }
 
+/**
+ * The part's timed_out_carriers with those of `spaceJoined` (a space-joined text) added, each
+ * once, in the order first seen: earlier attempts' carriers stay when a later one records its own.
+ */
+function mergedTimedOut(spaceJoined: string): string {
+  return `ARRAY(SELECT c FROM unnest(coalesce(p.timed_out_carriers, '{}') || string_to_array(${spaceJoined}, ' ')) WITH ORDINALITY AS t(c, n)
+                 GROUP BY c ORDER BY min(n))`;
+}
+
+/**
+ * Records on a pending part the carriers its submits timed out on when no carrier took it, so the
+ * job's next attempt tries them last (startFailover's mayHold). A part no longer pending
+ * (submitted or failed meanwhile) is left as it is. One row in its own statement: it takes no
+ * lock but the part's, so it fits the order of dispatch-locks.ts.
+ */
+export async function recordTimedOut(manager: EntityManager, messageId: string, partIndex: number, carriers: readonly string[]): Promise<void> {
+  if (carriers.length === 0) return;
+  await manager.query(
+    `UPDATE message_parts p SET timed_out_carriers = ${mergedTimedOut('$3::text')}
+     WHERE p.message_id = $1 AND p.part_index = $2 AND p.status = 'pending'`,
+    [messageId, partIndex, carriers.join(' ')],
+  );
+}
+
 const RECORD_SUBMITS = `WITH parts AS (
        UPDATE message_parts p SET status = 'submitted', carrier_message_id = r.carrier_message_id, submitted_at = now(),
               carrier = r.carrier, carrier_cost = r.carrier_cost,
-              timed_out_carriers = CASE WHEN r.timed_out = '' THEN NULL ELSE string_to_array(r.timed_out, ' ') END
+              timed_out_carriers = CASE WHEN r.timed_out = '' THEN p.timed_out_carriers ELSE ${mergedTimedOut('r.timed_out')} END
        FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::numeric[], $6::text[]) AS r(message_id, part_index, carrier_message_id, carrier, carrier_cost, timed_out)
        WHERE p.message_id = r.message_id AND p.part_index = r.part_index AND p.status = 'pending'),
      sent AS (
