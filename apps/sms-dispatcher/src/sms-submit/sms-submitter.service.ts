@@ -163,7 +163,9 @@ export class SmsSubmitter {
       this.submitSpans.remember(carrierMessageId, span?.spanContext());
       if (timedOut.length > 0)
         this.logger.warn({
-          msg: 'part moved to another carrier after a timeout',
+          msg: timedOut.includes(carrier.carrierId)
+            ? 'part resubmitted, after the others, to a carrier that timed out on it before'
+            : 'part moved to another carrier after a timeout',
           messageId: message.id,
           part: partIndex,
           timedOut,
