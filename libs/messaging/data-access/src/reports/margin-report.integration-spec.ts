@@ -72,10 +72,11 @@ describe('margin report (PostgreSQL)', () => {
     await message('2025-03-02T10:00:00Z', '+4915112345678', [{ status: 'delivered', carrier: 'beta', cost: null }]);
     await message('2025-03-02T11:00:00Z', '+12025550123', [{ status: 'cancelled', carrier: null, cost: null }], { refunded: '0.0500', status: 'cancelled' });
     await message('2025-03-02T23:59:59.999Z', '+447400123458', [acme('0.0600')]);
-    // Both parts timed out on slow (the first twice: one part still), the second on acme too, before beta took them.
+    // Both parts timed out on slow (the first twice: one part still), the second on acme and on beta too, before
+    // beta took them (beta on a later attempt: a part is not counted as timed out on the carrier that took it).
     await message('2025-03-02T12:00:00Z', '+33612345678', [
       { status: 'delivered', carrier: 'beta', cost: '0.0200', timedOut: ['slow', 'slow'] },
-      { status: 'delivered', carrier: 'beta', cost: '0.0200', timedOut: ['slow', 'acme'] },
+      { status: 'delivered', carrier: 'beta', cost: '0.0200', timedOut: ['slow', 'acme', 'beta'] },
     ]);
     // Outside the range, either side.
     await message('2025-02-28T23:59:59.999Z', '+447400123459', [acme()]);

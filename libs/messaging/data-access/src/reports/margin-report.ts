@@ -34,9 +34,11 @@ interface GroupRow {
  * costs nothing; one that a carrier took costs the carrier_cost recorded with it, unknown (null)
  * when its route had no cost.
  *
- * Then, for each carrier a part's submit timed out on before another took it
- * (`timed_out_carriers`, each carrier once a part), a row of that carrier that is not a part it
- * took (`taken` false): it counts in `timed_out_parts` and nowhere else, its cost not being stored.
+ * Then, for each carrier a part's submit timed out on (`timed_out_carriers`, each carrier once a
+ * part), a row of that carrier that is not a part it took (`taken` false): it counts in
+ * `timed_out_parts` and nowhere else, its cost not being stored. The part may since have been
+ * taken by another carrier, be pending or have failed; a carrier that took the part in the end
+ * (after its own timeout, on a later attempt) is not counted as timed out on it.
  */
 const PARTS = `
   SELECT m.created_at, m.recipient, p.carrier, true AS taken, m.price_per_part AS price,
@@ -49,7 +51,7 @@ const PARTS = `
   SELECT m.created_at, m.recipient, t.carrier, false, 0, 0, 0
   FROM messages m JOIN message_parts p ON p.message_id = m.id
     CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.timed_out_carriers)) AS t(carrier)
-  WHERE m.created_at >= $1 AND m.created_at < $2 AND p.timed_out_carriers IS NOT NULL`;
+  WHERE m.created_at >= $1 AND m.created_at < $2 AND p.timed_out_carriers IS NOT NULL AND t.carrier IS DISTINCT FROM p.carrier`;
 
 /**
  * What the platform charged for the parts of the messages accepted in the range, what the
