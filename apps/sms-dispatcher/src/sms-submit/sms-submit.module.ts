@@ -4,8 +4,7 @@ import { LedgerRepository } from '@mp/billing';
 import { INBOUND_STORE_DEFAULTS, InboundStore, KeywordResponder, MessageRepository, MessagingDataModule } from '@mp/messaging';
 import { OutboxRepository } from '@mp/queue-runtime';
 import { DataSource } from 'typeorm';
-import { BindStatePublisher } from '../carrier/bind-state.publisher';
-import { CarrierHealthPublisher } from '../carrier/carrier-health.publisher';
+import { CarrierStatusPublisher } from '../carrier/carrier-status.publisher';
 import { CarrierMetrics } from '../carrier/carrier-metrics.service';
 import { CarrierPool } from '../carrier/carrier-pool.service';
 import { InboundRecorder } from '../carrier/inbound-recorder.service';
@@ -23,8 +22,7 @@ import { SubmitRecorder } from './submit-recorder.service';
   providers: [
     CarrierPool,
     CarrierMetrics,
-    BindStatePublisher,
-    CarrierHealthPublisher,
+    CarrierStatusPublisher,
     SubmitSpans,
     ReceiptRecorder,
     InboundRecorder,
