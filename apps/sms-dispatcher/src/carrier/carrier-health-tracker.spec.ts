@@ -41,14 +41,14 @@ describe('CarrierHealthTracker', () => {
     tracker.submitAnswered('b', { ok: true, carrierMessageId: 'm3' });
     now += 2000;
     // An intermediate receipt is neither counted nor timed; the final one that follows is.
-    tracker.receiptArrived('a', { stat: 'ENROUTE', carrierMessageId: 'm1' });
-    tracker.receiptArrived('a', { stat: 'DELIVRD', carrierMessageId: 'm1' });
+    expect(tracker.receiptArrived('a', { stat: 'ENROUTE', carrierMessageId: 'm1' })).toBeUndefined();
+    expect(tracker.receiptArrived('a', { stat: 'DELIVRD', carrierMessageId: 'm1' })).toBe(2000);
     now += 2000;
-    tracker.receiptArrived('a', { stat: 'UNDELIV', carrierMessageId: 'm2' });
+    expect(tracker.receiptArrived('a', { stat: 'UNDELIV', carrierMessageId: 'm2' })).toBe(4000);
     // A repeat of m1's receipt, one of a submit this process never made, and m3 arriving over another carrier: counted, not timed.
-    tracker.receiptArrived('a', { stat: 'DELIVRD', carrierMessageId: 'm1' });
-    tracker.receiptArrived('a', { stat: 'DELIVRD', carrierMessageId: 'elsewhere' });
-    tracker.receiptArrived('a', { stat: 'DELIVRD', carrierMessageId: 'm3' });
+    expect(tracker.receiptArrived('a', { stat: 'DELIVRD', carrierMessageId: 'm1' })).toBeUndefined();
+    expect(tracker.receiptArrived('a', { stat: 'DELIVRD', carrierMessageId: 'elsewhere' })).toBeUndefined();
+    expect(tracker.receiptArrived('a', { stat: 'DELIVRD', carrierMessageId: 'm3' })).toBeUndefined();
     const a = tracker.snapshot().find((s) => s.carrier === 'a');
     expect(a?.counters).toEqual({ submits: 2, throttled: 0, errors: 0, delivered: 4, undelivered: 1, timedReceipts: 2, receiptLatencyMsTotal: 6000 });
     expect(a && carrierHealth(a.counters, HEALTH_WINDOW_MS).meanReceiptLatencyMs).toBe(3000);

@@ -42,7 +42,8 @@ export class CarrierHealthTracker {
   private readonly buckets = new Map<string, CounterBucket[]>();
   private readonly degraded = new Set<string>();
   private readonly reasons = new Map<string, DegradationVerdict['reason']>();
-  private readonly recent = new RecentSubmits(RECENT_SUBMITS);
+  /** Recently accepted submits by carrier, to time their final receipts. */
+  private readonly recent = new Map<string, RecentSubmits>();
 
   constructor(
     private readonly now: () => number = Date.now,
@@ -55,19 +56,29 @@ export class CarrierHealthTracker {
     const label = submitOutcomeLabel(outcome);
     if (label === 'throttled') counters.throttled += 1;
     else if (label !== 'accepted') counters.errors += 1;
-    if (outcome.ok) this.recent.answered(submitKey(carrier, outcome.carrierMessageId), this.now());
+    if (!outcome.ok) return;
+    let recent = this.recent.get(carrier);
+    if (!recent) this.recent.set(carrier, (recent = new RecentSubmits(RECENT_SUBMITS)));
+    recent.answered(outcome.carrierMessageId, this.now());
   }
 
-  receiptArrived(carrier: string, receipt: Pick<DeliveryReceipt, 'stat' | 'carrierMessageId'>): void {
+  /**
+   * Counts a final receipt and answers how long after its submit's response it came (ms), when
+   * that submit was accepted recently by this process; an intermediate receipt is neither counted
+   * nor timed. The metrics' latency histogram takes the same figure (CarrierPool.onReceiptTimed).
+   */
+  receiptArrived(carrier: string, receipt: Pick<DeliveryReceipt, 'stat' | 'carrierMessageId'>): number | undefined {
     const delivered = receipt.stat === 'DELIVRD';
-    if (!delivered && !UNDELIVERED.has(receipt.stat)) return;
+    if (!delivered && !UNDELIVERED.has(receipt.stat)) return undefined;
     const counters = this.current(carrier);
     if (delivered) counters.delivered += 1;
     else counters.undelivered += 1;
-    const answeredAt = this.recent.take(submitKey(carrier, receipt.carrierMessageId));
-    if (answeredAt === undefined) return;
+    const answeredAt = this.recent.get(carrier)?.take(receipt.carrierMessageId);
+    if (answeredAt === undefined) return undefined;
+    const latencyMs = Math.max(0, this.now() - answeredAt);
     counters.timedReceipts += 1;
-    counters.receiptLatencyMsTotal += Math.max(0, this.now() - answeredAt);
+    counters.receiptLatencyMsTotal += latencyMs;
+    return latencyMs;
   }
 
   isDegraded(carrier: string): boolean {
@@ -115,4 +126,3 @@ export class CarrierHealthTracker {
 }
 
 /** Carrier message ids are the carrier's own: two carriers may give the same one. */
-const submitKey = (carrier: string, carrierMessageId: string) => `${carrier}\n${carrierMessageId}`;

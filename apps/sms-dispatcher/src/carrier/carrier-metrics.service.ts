@@ -4,7 +4,6 @@ import { PlatformMetrics } from '@mp/metrics';
 import { carrierHealth } from '@mp/routing-domain';
 import type { Counter, Gauge, Histogram } from 'prom-client';
 import { CarrierPool } from './carrier-pool.service';
-import { RECENT_SUBMITS, RecentSubmits } from './recent-submits';
 import { submitOutcomeLabel, type SubmitOutcomeLabel } from './submit-outcome-label';
 
 export { submitOutcomeLabel, type SubmitOutcomeLabel } from './submit-outcome-label';
@@ -25,8 +24,6 @@ export class CarrierMetrics implements OnModuleInit {
   private readonly windowSize: Gauge<'smsc' | 'bind'>;
   private readonly degraded: Gauge<'smsc'>;
   private readonly deliveredShare: Gauge<'smsc'>;
-  /** A receipt of a recent submit gives mp_receipt_latency_seconds; others are counted, not timed. */
-  private readonly recent = new RecentSubmits(RECENT_SUBMITS);
 
   constructor(
     private readonly carrier: CarrierPool,
@@ -45,7 +42,7 @@ export class CarrierMetrics implements OnModuleInit {
 
   onModuleInit(): void {
     this.carrier.onSubmitAnswered((smsc, bind, outcome) => this.submitAnswered(smsc, bind, outcome));
-    this.carrier.onReceiptFrom((receipt, smsc) => this.receiptArrived(receipt, smsc));
+    this.carrier.onReceiptTimed((receipt, smsc, latencyMs) => this.receiptArrived(receipt, smsc, latencyMs));
     this.metrics.refreshOnScrape('smsc binds', () => this.readBinds());
     this.metrics.refreshOnScrape('carrier health', () => this.readHealth());
   }
@@ -53,15 +50,12 @@ export class CarrierMetrics implements OnModuleInit {
   submitAnswered(smsc: string, bind: number, outcome: SubmitOutcome): void {
     const label = submitOutcomeLabel(outcome);
     this.submitCounter(smsc, bind, label).inc();
-    if (!outcome.ok) return;
-    this.recent.answered(outcome.carrierMessageId, performance.now());
   }
 
-  receiptArrived(receipt: DeliveryReceipt, smsc: string): void {
+  /** Counts the receipt; one the health tracker timed (a final receipt of a recent submit) gives mp_receipt_latency_seconds. */
+  receiptArrived(receipt: DeliveryReceipt, smsc: string, latencyMs?: number): void {
     this.receipts.inc({ smsc, stat: receipt.stat });
-    const answeredAt = this.recent.take(receipt.carrierMessageId);
-    if (answeredAt === undefined) return;
-    this.receiptLatency.observe({ smsc }, (performance.now() - answeredAt) / 1000);
+    if (latencyMs !== undefined) this.receiptLatency.observe({ smsc }, latencyMs / 1000);
   }
 
   /** Sets the bind and window gauges from the pool (before each scrape). */

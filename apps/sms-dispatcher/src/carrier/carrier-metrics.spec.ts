@@ -28,21 +28,22 @@ describe('CarrierMetrics', () => {
     windows: () => [{ smsc: 'default', bind: 1, inUse: 3, size: 50 }],
   } as unknown as CarrierPool;
 
-  it('counts submits by SMSC, bind and outcome, receipts by stat, times receipts of its own submits, and reads the binds at scrape time', async () => {
+  it('counts submits by SMSC, bind and outcome, receipts by stat, times the receipts the health tracker timed, and reads the binds at scrape time', async () => {
     const metrics = new PlatformMetrics('sms-dispatcher', { defaultMetrics: false });
     const carrier = new CarrierMetrics(pool, metrics);
     metrics.refreshOnScrape('binds', () => carrier.readBinds());
     carrier.submitAnswered('default', 1, { ok: true, carrierMessageId: 'c1' });
     carrier.submitAnswered('default', 1, { ok: true, carrierMessageId: 'c2' });
     carrier.submitAnswered('default', 2, failed(NO_RESPONSE, false));
-    carrier.receiptArrived(receipt('c1', 'DELIVRD'), 'default');
-    carrier.receiptArrived(receipt('elsewhere', 'UNDELIV'), 'default');
+    carrier.receiptArrived(receipt('c1', 'DELIVRD'), 'default', 1500);
+    carrier.receiptArrived(receipt('elsewhere', 'UNDELIV'), 'default', undefined);
     const scrape = parsePrometheusText((await metrics.scrape()).text);
     expect(sampleSum(scrape, 'mp_smsc_submits_total', { smsc: 'default', bind: '1', outcome: 'accepted' })).toBe(2);
     expect(sampleSum(scrape, 'mp_smsc_submits_total', { smsc: 'default', bind: '2', outcome: 'timeout' })).toBe(1);
     expect(sampleSum(scrape, 'mp_receipts_total', { stat: 'DELIVRD' })).toBe(1);
     expect(sampleSum(scrape, 'mp_receipts_total', { stat: 'UNDELIV' })).toBe(1);
     expect(sampleSum(scrape, 'mp_receipt_latency_seconds_count', { smsc: 'default' })).toBe(1);
+    expect(sampleSum(scrape, 'mp_receipt_latency_seconds_sum', { smsc: 'default' })).toBe(1.5);
     expect(sampleSum(scrape, 'mp_smsc_binds_bound', { smsc: 'default' })).toBe(1);
     expect(sampleSum(scrape, 'mp_smsc_binds_configured', { smsc: 'default' })).toBe(2);
     expect(sampleSum(scrape, 'mp_smsc_binds_bound', { smsc: 'premium' })).toBe(1);

@@ -22,6 +22,9 @@ import { smscTransport } from './smsc-transport';
 /** A receipt with the carrier whose bind it came over (the part it answers is that carrier's). */
 export type CarrierDeliveryReceipt = DeliveryReceipt & { carrier: string };
 
+/** A receipt, the carrier it came over, and ms since its submit's response when that was timed. */
+type ReceiptTimedListener = (receipt: DeliveryReceipt, carrier: string, latencyMs: number | undefined) => void;
+
 /** Resolves once the receipt is stored: only then is the deliver_sm acknowledged. */
 type ReceiptListener = (receipt: CarrierDeliveryReceipt) => Promise<void>;
 
@@ -43,6 +46,7 @@ export class CarrierPool implements OnModuleInit, BeforeApplicationShutdown {
   private readonly health = new CarrierHealthTracker();
   private healthTimer: NodeJS.Timeout | undefined;
   private refreshing = false;
+  private readonly receiptTimed: ReceiptTimedListener[] = [];
   private closing: Promise<void> | undefined;
 
   constructor(
@@ -66,7 +70,10 @@ export class CarrierPool implements OnModuleInit, BeforeApplicationShutdown {
       log,
     );
     this.binds.onSubmitAnswered((carrier, _bind, outcome) => this.health.submitAnswered(carrier, outcome));
-    this.binds.onReceipt((receipt, carrier) => this.health.receiptArrived(carrier, receipt));
+    this.binds.onReceipt((receipt, carrier) => {
+      const latencyMs = this.health.receiptArrived(carrier, receipt);
+      for (const listener of this.receiptTimed) listener(receipt, carrier, latencyMs);
+    });
   }
 
   /** Reads the carriers and opens their binds in the background: a submit waits for a bind, and the job retries if none comes. */
@@ -155,9 +162,9 @@ export class CarrierPool implements OnModuleInit, BeforeApplicationShutdown {
     this.binds.onReceipt((receipt, carrier) => listener({ ...receipt, carrier }));
   }
 
-  /** Each receipt with the carrier it came from (those not stored are sent again: see onReceipt). */
-  onReceiptFrom(listener: (receipt: DeliveryReceipt, smsc: string) => void): void {
-    this.binds.onReceipt(listener);
+  /** Each receipt with the carrier it came from and, for a final one of a recent submit, its latency (CarrierHealthTracker). */
+  onReceiptTimed(listener: ReceiptTimedListener): void {
+    this.receiptTimed.push(listener);
   }
 
   /** Each mobile-originated part with its carrier; its deliver_sm is acknowledged once the listener's promise settles (refused if it rejects). */
