@@ -51,7 +51,18 @@ describe('traces end to end', () => {
     expect(request).toMatchObject({ service: 'gateway', name: 'POST /sms/send', attributes: { 'http.response.status_code': 200 } });
     const trace = () => collector.spans.filter((span) => span.traceId === request?.traceId);
     const named = (spans: ReceivedSpan[], name: string) => spans.filter((span) => span.name === name);
-    const spans = await eventually(trace, (list) => named(list, 'webhook POST').length >= 2 && named(list, 'webhook.deliver process').length >= 2);
+    // Each process exports its spans in its own batches: the notifier's webhook spans can reach the
+    // collector before the dispatcher's receipt span that caused them, so wait for every one checked.
+    const expected: [string, number][] = [
+      ['outbox relay', 1],
+      ['sms.dispatch process', 1],
+      ['submit_sm', 1],
+      ['deliver_sm receipt', 1],
+      ['delivery.events process', 2],
+      ['webhook.deliver process', 2],
+      ['webhook POST', 2],
+    ];
+    const spans = await eventually(trace, (list) => expected.every(([name, count]) => named(list, name).length >= count));
 
     const byId = new Map(spans.map((span) => [span.spanId, span]));
     const parentOf = (span: ReceivedSpan | undefined) => (span?.parentSpanId ? byId.get(span.parentSpanId) : undefined);
